@@ -1,0 +1,69 @@
+// Public entry point: compile a Halide program into an HLS project directory.
+#pragma once
+
+#include "flowhls/HalideProgram.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// The HLS tool the generated code is written for.
+enum class HlsTarget {
+    Vitis,  ///< C++ for AMD/Xilinx Vitis HLS.
+};
+
+/// Parses "vitis"; throws flowhls::Error for anything else.
+HlsTarget parse_hls_target(const std::string &name);
+/// The name parse_hls_target accepts for `target`.
+std::string hls_target_name(HlsTarget target);
+
+/// Options of one compilation. Nothing here is global: every option is passed in.
+struct CompileOptions {
+    HlsTarget target = HlsTarget::Vitis;
+    /// Directory the HLS project is written to. It is created or replaced atomically; an
+    /// existing directory is replaced only if flowhls created it.
+    std::string output_dir;
+    /// Seed of the random test inputs.
+    uint64_t seed = 1;
+    /// Also print the filter graph after extraction to `dump_stream`.
+    bool dump_graph = false;
+    /// Print the graph after each pass named here to `dump_stream` ("all" for every pass).
+    std::vector<std::string> dump_after;
+    /// Passes that are not run (by name).
+    std::vector<std::string> disabled_passes;
+    /// Print one line per pass with its wall time to `log_stream`.
+    bool time_passes = false;
+    /// Where dumps go (stdout when null).
+    std::ostream *dump_stream = nullptr;
+    /// Where progress and pass timing go (nothing is logged when null).
+    std::ostream *log_stream = nullptr;
+};
+
+/// What a successful compilation produced.
+struct CompileResult {
+    std::string output_dir;
+    std::string kernel_name;
+    /// Names of the filters (HLS functions) in execution order.
+    std::vector<std::string> filters;
+    /// Whether the top function is a `#pragma HLS dataflow` region, and if not, why not.
+    bool dataflow = false;
+    std::string dataflow_reason;
+    /// Files written, relative to output_dir, sorted.
+    std::vector<std::string> files;
+    /// The filter graph as printed by --dump-graph, after all passes.
+    std::string graph_dump;
+};
+
+/// Compiles `program` into an HLS project in options.output_dir: kernel sources, testbench,
+/// test data (random inputs and the Halide JIT's outputs), tool scripts and a README.
+/// Throws flowhls::Error when the program cannot be compiled; nothing is written then.
+CompileResult compile(const HalideProgram &program, const CompileOptions &options);
+
+/// Names of the passes of the optimization pipeline, in order (for --dump-after and
+/// --disable-pass).
+std::vector<std::string> pass_names();
+
+}  // namespace flowhls

@@ -1,0 +1,33 @@
+// Public entry point: build and run the C simulation of a generated HLS project.
+#pragma once
+
+#include <string>
+
+namespace flowhls {
+
+/// Options of a C simulation run.
+struct CsimOptions {
+    /// Build and run with AddressSanitizer and UndefinedBehaviorSanitizer.
+    bool sanitize = false;
+    /// Absolute and relative tolerance; 0/0 means outputs must equal the reference bit for bit.
+    double atol = 0.0;
+    double rtol = 0.0;
+    /// Echo the build and simulation output while it runs.
+    bool echo = false;
+};
+
+/// Outcome of a C simulation run.
+struct CsimResult {
+    bool built = false;   ///< the testbench compiled
+    bool passed = false;  ///< it ran and every output matched the reference
+    /// Everything the build and the simulation printed.
+    std::string log;
+    /// One line: "PASS ..." or "FAIL ..." with the reason.
+    std::string verdict;
+};
+
+/// Builds the testbench of the project in `dir` with its Makefile (g++) and runs it.
+/// Throws flowhls::Error when `dir` is not a flowhls project.
+CsimResult run_csim(const std::string &dir, const CsimOptions &options);
+
+}  // namespace flowhls

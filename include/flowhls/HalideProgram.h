@@ -1,0 +1,37 @@
+// A Halide pipeline with static shapes: what flowhls compiles into an HLS kernel.
+#pragma once
+
+#include <Halide.h>
+
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// One input image of a program: the Halide parameter, its static shape and the value
+/// range that generated test data is drawn from.
+struct ProgramInput {
+    Halide::ImageParam param;
+    /// Extent of each dimension, innermost (Halide dimension 0) first. Minimums are 0.
+    std::vector<int> shape;
+    /// Random test inputs are drawn uniformly from [low, high] (integers: inclusive).
+    double low = 0.0;
+    double high = 1.0;
+};
+
+/// One output of a program: the Halide Func and the static shape it is computed over.
+struct ProgramOutput {
+    Halide::Func func;
+    /// Extent of each dimension, innermost first. Minimums are 0.
+    std::vector<int> shape;
+};
+
+/// A scheduled Halide pipeline with every input and output dimension bound to constants.
+struct HalideProgram {
+    /// Name of the kernel (the top-level HLS function); must be a C identifier.
+    std::string name;
+    std::vector<ProgramInput> inputs;
+    std::vector<ProgramOutput> outputs;
+};
+
+}  // namespace flowhls

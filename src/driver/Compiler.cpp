@@ -1,0 +1,98 @@
+// compile: Halide program -> filter graph -> passes -> HLS project directory.
+#include "flowhls/Compiler.h"
+#include "emit/testbench/TestbenchEmitter.h"
+#include "emit/vitis/VitisEmitter.h"
+#include "flowhls/Error.h"
+#include "frontend/halide/Intake.h"
+#include "frontend/halide/Reference.h"
+#include "graph/ExtractFilters.h"
+#include "support/EmbeddedFiles.h"
+#include "support/Npy.h"
+#include "support/OutputDir.h"
+#include "transforms/Pipeline.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace flowhls {
+
+namespace {
+
+void log(const CompileOptions &o, const std::string &line) {
+    if (o.log_stream) *o.log_stream << line << "\n" << std::flush;
+}
+
+}  // namespace
+
+HlsTarget parse_hls_target(const std::string &name) {
+    if (name == "vitis") return HlsTarget::Vitis;
+    throw Error("unknown target '" + name + "' (targets: vitis)");
+}
+
+std::string hls_target_name(HlsTarget target) {
+    switch (target) {
+    case HlsTarget::Vitis: return "vitis";
+    }
+    return "?";
+}
+
+std::vector<std::string> pass_names() {
+    std::vector<std::string> names;
+    for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);
+    return names;
+}
+
+CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
+    std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
+    // Created first: an unwritable destination fails before any work.
+    OutputDir out(options.output_dir);
+
+    log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
+    LoweredProgram lowered = lower_for_hls(program, options.target);
+
+    log(options, "[2/5] extracting filters");
+    FilterGraph graph = extract_filters(lowered);
+    if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
+
+    log(options, "[3/5] running passes");
+    PipelineOptions po;
+    po.dump_after = options.dump_after;
+    po.disabled = options.disabled_passes;
+    po.time_passes = options.time_passes;
+    po.dump = &dump;
+    po.log = options.log_stream;
+    run_pipeline(graph, po);
+    if (options.dump_graph) dump << "// ---- final\n" << print_graph(graph);
+
+    log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
+    std::vector<EmittedFile> files = emit_vitis_kernel(graph);
+    for (EmittedFile &f : emit_project_files(graph, ProjectSettings())) files.push_back(std::move(f));
+    for (const EmbeddedFile &f : runtime_support_files()) files.push_back({"include/" + f.path, f.contents});
+    files.push_back({"graph.txt", print_graph(graph)});
+
+    log(options, "[5/5] computing reference outputs with the Halide JIT");
+    ReferenceData ref = run_reference(program, random_inputs(program, options.seed));
+    size_t in_i = 0, out_i = 0;
+    for (const std::string &arg : graph.args) {
+        const Buffer &b = graph.buffer(arg);
+        const Halide::Buffer<> &data = b.kind == BufferKind::Input ? ref.inputs.at(in_i++) : ref.outputs.at(out_i++);
+        files.push_back({data_file(b), npy_bytes(data)});
+    }
+
+    CompileResult result;
+    for (const EmittedFile &f : files) {
+        out.write(f.path, f.contents);
+        result.files.push_back(f.path);
+    }
+    out.commit();
+    std::sort(result.files.begin(), result.files.end());
+    result.output_dir = out.final_path();
+    result.kernel_name = graph.name;
+    for (const Filter &f : graph.filters) result.filters.push_back(f.function_name);
+    result.dataflow = graph.dataflow.legal;
+    result.dataflow_reason = graph.dataflow.reason;
+    result.graph_dump = print_graph(graph);
+    return result;
+}
+
+}  // namespace flowhls

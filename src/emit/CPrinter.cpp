@@ -1,0 +1,295 @@
+// CPrinter: lowered Halide statements and expressions printed as C/C++.
+#include "emit/CPrinter.h"
+#include "flowhls/Error.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+std::string pad(int indent) { return std::string(4 * indent, ' '); }
+
+bool is_narrow_int(Halide::Type t) { return (t.is_int() || t.is_uint()) && t.bits() < 32; }
+
+std::string describe(const Expr &e) {
+    std::ostringstream os;
+    os << e;
+    std::string s = os.str();
+    return s.size() > 160 ? s.substr(0, 160) + "..." : s;
+}
+
+// Halide's pure-extern math functions and their C names for float32 (f) and float64.
+bool math_function(const std::string &name, std::string *c_name) {
+    static const char *names[] = {"sqrt", "sin",  "cos",  "tan",  "asin",  "acos",  "atan",  "atan2",
+                                  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",   "log",
+                                  "pow",  "floor", "ceil", "trunc"};
+    for (const char *n : names) {
+        std::string base = n;
+        if (name == base + "_f32") {
+            *c_name = base + "f";
+            return true;
+        }
+        if (name == base + "_f64") {
+            *c_name = base;
+            return true;
+        }
+    }
+    if (name == "round_f32") {
+        *c_name = "nearbyintf";
+        return true;
+    }
+    if (name == "round_f64") {
+        *c_name = "nearbyint";
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string c_type(Halide::Type t) {
+    if (t.lanes() != 1) throw Error("vector type cannot be printed as C");
+    if (t.is_bool()) return "bool";
+    if (t.is_float()) {
+        if (t.bits() == 32) return "float";
+        if (t.bits() == 64) return "double";
+    }
+    if (t.is_int() || t.is_uint()) {
+        if (t.bits() == 8 || t.bits() == 16 || t.bits() == 32 || t.bits() == 64) {
+            return std::string(t.is_uint() ? "uint" : "int") + std::to_string(t.bits()) + "_t";
+        }
+    }
+    std::ostringstream os;
+    os << t;
+    throw Error("type " + os.str() + " is not supported by the C emitter");
+}
+
+std::string helper_suffix(Halide::Type t) {
+    if (t.is_float()) return "f" + std::to_string(t.bits());
+    if (t.is_bool()) return "u8";
+    return std::string(t.is_uint() ? "u" : "i") + std::to_string(t.bits());
+}
+
+std::string c_literal(const Expr &e) {
+    Halide::Type t = e.type();
+    char buf[64];
+    if (const IntImm *i = e.as<IntImm>()) {
+        if (t.bits() == 64) {
+            if (i->value == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+            std::snprintf(buf, sizeof buf, "INT64_C(%" PRId64 ")", i->value);
+            return buf;
+        }
+        if (t.bits() == 32) {
+            if (i->value == INT32_MIN) return "(-2147483647 - 1)";
+            return i->value < 0 ? "(" + std::to_string(i->value) + ")" : std::to_string(i->value);
+        }
+        return "((" + c_type(t) + ")" + std::to_string(i->value) + ")";
+    }
+    if (const UIntImm *u = e.as<UIntImm>()) {
+        if (t.is_bool()) return u->value ? "true" : "false";
+        if (t.bits() == 64) {
+            std::snprintf(buf, sizeof buf, "UINT64_C(%" PRIu64 ")", u->value);
+            return buf;
+        }
+        if (t.bits() == 32) return std::to_string(u->value) + "u";
+        return "((" + c_type(t) + ")" + std::to_string(u->value) + "u)";
+    }
+    if (const FloatImm *f = e.as<FloatImm>()) {
+        bool single = t.bits() == 32;
+        double v = f->value;
+        if (std::isnan(v)) return single ? "((float)NAN)" : "((double)NAN)";
+        if (std::isinf(v)) {
+            std::string inf = single ? "((float)INFINITY)" : "((double)INFINITY)";
+            return v < 0 ? "(-" + inf + ")" : inf;
+        }
+        std::snprintf(buf, sizeof buf, "%a", v);
+        std::string s = std::string(buf) + (single ? "f" : "");
+        return v < 0 || std::signbit(v) ? "(" + s + ")" : s;
+    }
+    throw std::logic_error("c_literal: not a constant: " + describe(e));
+}
+
+std::string CPrinter::expr(const Expr &e) const {
+    if (!e.defined()) throw std::logic_error("CPrinter: undefined expression");
+    Halide::Type t = e.type();
+    if (t.lanes() != 1) throw Error("vector expression cannot be printed as C: " + describe(e));
+    if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e);
+    if (const Variable *v = e.as<Variable>()) return v->name;
+    if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
+    if (const Load *l = e.as<Load>()) {
+        if (!is_const_one(l->predicate)) throw Error("predicated load cannot be printed as C: " + describe(e));
+        return l->name + "[" + expr(l->index) + "]";
+    }
+    if (const Select *s = e.as<Select>()) {
+        return "(" + expr(s->condition) + " ? " + expr(s->true_value) + " : " + expr(s->false_value) + ")";
+    }
+    if (const Not *n = e.as<Not>()) return "(!" + expr(n->a) + ")";
+    if (const Call *c = e.as<Call>()) return call(c);
+    if (e.as<Let>()) throw std::logic_error("CPrinter: Let expression left (inline-expr-lets pass not run?)");
+    return binary(e);
+}
+
+std::string CPrinter::binary(const Expr &e) const {
+    Halide::Type t = e.type();
+    const std::string sfx = helper_suffix(t);
+    auto helper = [&](const char *name, const Expr &a, const Expr &b) {
+        return std::string("flowhls_") + name + "_" + sfx + "(" + expr(a) + ", " + expr(b) + ")";
+    };
+    // Arithmetic on integers narrower than int is done in int (or unsigned) and wrapped back.
+    auto arith = [&](const char *op, const Expr &a, const Expr &b) {
+        if (is_narrow_int(t)) {
+            std::string wide = t.is_uint() ? "(uint32_t)" : "";
+            return "((" + c_type(t) + ")(" + wide + expr(a) + " " + op + " " + wide + expr(b) + "))";
+        }
+        return "(" + expr(a) + " " + op + " " + expr(b) + ")";
+    };
+    auto compare = [&](const char *op, const Expr &a, const Expr &b) {
+        return "(" + expr(a) + " " + op + " " + expr(b) + ")";
+    };
+    if (const Add *op = e.as<Add>()) return arith("+", op->a, op->b);
+    if (const Sub *op = e.as<Sub>()) return arith("-", op->a, op->b);
+    if (const Mul *op = e.as<Mul>()) return arith("*", op->a, op->b);
+    if (const Div *op = e.as<Div>()) {
+        if (t.is_float()) return "(" + expr(op->a) + " / " + expr(op->b) + ")";
+        return helper("div", op->a, op->b);
+    }
+    if (const Mod *op = e.as<Mod>()) return helper("mod", op->a, op->b);
+    if (const Min *op = e.as<Min>()) return helper("min", op->a, op->b);
+    if (const Max *op = e.as<Max>()) return helper("max", op->a, op->b);
+    if (const EQ *op = e.as<EQ>()) return compare("==", op->a, op->b);
+    if (const NE *op = e.as<NE>()) return compare("!=", op->a, op->b);
+    if (const LT *op = e.as<LT>()) return compare("<", op->a, op->b);
+    if (const LE *op = e.as<LE>()) return compare("<=", op->a, op->b);
+    if (const GT *op = e.as<GT>()) return compare(">", op->a, op->b);
+    if (const GE *op = e.as<GE>()) return compare(">=", op->a, op->b);
+    if (const And *op = e.as<And>()) return compare("&&", op->a, op->b);
+    if (const Or *op = e.as<Or>()) return compare("||", op->a, op->b);
+    throw Error("expression cannot be printed as C: " + describe(e));
+}
+
+std::string CPrinter::call(const Call *op) const {
+    Halide::Type t = op->type;
+    auto arg = [&](size_t i) { return expr(op->args.at(i)); };
+    std::string fn;
+    if (op->call_type == Call::PureExtern && math_function(op->name, &fn)) {
+        std::string out = fn + "(";
+        for (size_t i = 0; i < op->args.size(); i++) out += (i ? ", " : "") + arg(i);
+        return out + ")";
+    }
+    if (op->call_type == Call::PureExtern) {
+        const std::string &n = op->name;
+        if (n == "is_nan_f32" || n == "is_nan_f64") return "((bool)isnan(" + arg(0) + "))";
+        if (n == "is_inf_f32" || n == "is_inf_f64") return "((bool)isinf(" + arg(0) + "))";
+        if (n == "is_finite_f32" || n == "is_finite_f64") return "((bool)isfinite(" + arg(0) + "))";
+    }
+    if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+        op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped) ||
+        op->is_intrinsic(Call::strict_float)) {
+        return arg(0);
+    }
+    if (op->is_intrinsic(Call::return_second)) return arg(1);
+    if (op->is_intrinsic(Call::if_then_else)) {
+        if (op->args.size() == 3) return "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+    }
+    const std::string ty = c_type(t);
+    const std::string sfx = op->args.empty() ? "" : helper_suffix(op->args[0].type());
+    if (op->is_intrinsic(Call::bitwise_and)) return "((" + ty + ")(" + arg(0) + " & " + arg(1) + "))";
+    if (op->is_intrinsic(Call::bitwise_or)) return "((" + ty + ")(" + arg(0) + " | " + arg(1) + "))";
+    if (op->is_intrinsic(Call::bitwise_xor)) return "((" + ty + ")(" + arg(0) + " ^ " + arg(1) + "))";
+    if (op->is_intrinsic(Call::bitwise_not)) return "((" + ty + ")(~" + arg(0) + "))";
+    if (op->is_intrinsic(Call::shift_left) || op->is_intrinsic(Call::shift_right)) {
+        const char *name = op->is_intrinsic(Call::shift_left) ? "shl" : "shr";
+        std::string amount = arg(1);
+        if (op->args[1].type() != op->args[0].type()) amount = "((" + ty + ")" + amount + ")";
+        return std::string("flowhls_") + name + "_" + sfx + "(" + arg(0) + ", " + amount + ")";
+    }
+    if (op->is_intrinsic(Call::abs)) {
+        Halide::Type at = op->args[0].type();
+        if (at.is_float()) return std::string(at.bits() == 32 ? "fabsf(" : "fabs(") + arg(0) + ")";
+        if (at.is_uint()) return arg(0);
+        return "flowhls_abs_" + sfx + "(" + arg(0) + ")";
+    }
+    if (op->is_intrinsic(Call::absd)) {
+        Halide::Type at = op->args[0].type();
+        if (at.is_float()) {
+            return std::string(at.bits() == 32 ? "fabsf(" : "fabs(") + arg(0) + " - " + arg(1) + ")";
+        }
+        return "flowhls_absd_" + sfx + "(" + arg(0) + ", " + arg(1) + ")";
+    }
+    if (op->is_intrinsic(Call::div_round_to_zero)) return "((" + ty + ")(" + arg(0) + " / " + arg(1) + "))";
+    if (op->is_intrinsic(Call::mod_round_to_zero)) return "((" + ty + ")(" + arg(0) + " % " + arg(1) + "))";
+    if (op->is_intrinsic(Call::reinterpret)) {
+        Halide::Type from = op->args[0].type();
+        if (from.is_float() && (t.is_uint() || t.is_int()) && from.bits() == t.bits()) {
+            return "((" + ty + ")flowhls_bits_f" + std::to_string(from.bits()) + "(" + arg(0) + "))";
+        }
+        if (t.is_float() && (from.is_uint() || from.is_int()) && from.bits() == t.bits()) {
+            return "flowhls_f" + std::to_string(t.bits()) + "_from_bits((uint" + std::to_string(t.bits()) + "_t)" +
+                   arg(0) + ")";
+        }
+        if ((t.is_int() || t.is_uint()) && (from.is_int() || from.is_uint()) && from.bits() == t.bits()) {
+            return "((" + ty + ")" + arg(0) + ")";
+        }
+    }
+    throw Error("call to '" + op->name + "' is not supported by the C emitter (in " +
+                describe(Expr(op)) + ")");
+}
+
+void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
+    if (!s.defined()) return;
+    if (const Block *b = s.as<Block>()) {
+        stmt(b->first, os, indent);
+        stmt(b->rest, os, indent);
+    } else if (const For *f = s.as<For>()) {
+        Expr end = simplify(f->min + f->extent);
+        std::string bound = expr(end);
+        if (!is_const(end)) {
+            os << pad(indent) << "const int32_t " << f->name << "_end = " << bound << ";\n";
+            bound = f->name + "_end";
+        }
+        os << pad(indent) << "L_" << f->name << ": for (int32_t " << f->name << " = " << expr(f->min) << "; "
+           << f->name << " < " << bound << "; " << f->name << "++) {\n";
+        stmt(f->body, os, indent + 1);
+        os << pad(indent) << "}\n";
+    } else if (const LetStmt *l = s.as<LetStmt>()) {
+        os << pad(indent) << "const " << c_type(l->value.type()) << " " << l->name << " = " << expr(l->value) << ";\n";
+        stmt(l->body, os, indent);
+    } else if (const Store *st = s.as<Store>()) {
+        if (!is_const_one(st->predicate)) throw Error("predicated store cannot be printed as C");
+        os << pad(indent) << st->name << "[" << expr(st->index) << "] = " << expr(st->value) << ";\n";
+    } else if (const IfThenElse *i = s.as<IfThenElse>()) {
+        os << pad(indent) << "if (" << expr(i->condition) << ") {\n";
+        stmt(i->then_case, os, indent + 1);
+        Stmt rest = i->else_case;
+        while (rest.defined()) {
+            const IfThenElse *elif = rest.as<IfThenElse>();
+            if (!elif) break;
+            os << pad(indent) << "} else if (" << expr(elif->condition) << ") {\n";
+            stmt(elif->then_case, os, indent + 1);
+            rest = elif->else_case;
+        }
+        if (rest.defined()) {
+            os << pad(indent) << "} else {\n";
+            stmt(rest, os, indent + 1);
+        }
+        os << pad(indent) << "}\n";
+    } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+        os << pad(indent) << "// " << (pc->is_producer ? "produce " : "consume ") << pc->name << "\n";
+        stmt(pc->body, os, indent);
+    } else if (const Evaluate *ev = s.as<Evaluate>()) {
+        if (!is_const(ev->value)) os << pad(indent) << "(void)" << expr(ev->value) << ";\n";
+    } else {
+        std::ostringstream text;
+        text << s;
+        throw Error("statement cannot be printed as C: " + text.str().substr(0, 160));
+    }
+}
+
+}  // namespace flowhls

@@ -1,0 +1,44 @@
+// Prints filter bodies (lowered Halide IR after the prepare passes) as C/C++ statements.
+#pragma once
+
+#include <Halide.h>
+
+#include <ostream>
+#include <string>
+
+namespace flowhls {
+
+/// Differences between the C dialects flowhls prints.
+struct CDialect {
+    /// C++ (Vitis HLS) rather than C99.
+    bool cplusplus = true;
+};
+
+/// The C spelling of a scalar Halide type ("float", "uint16_t", ...).
+std::string c_type(Halide::Type t);
+
+/// The suffix of the flowhls_math.h helpers for a type ("f32", "u16", ...).
+std::string helper_suffix(Halide::Type t);
+
+/// A constant as a C literal of exactly its type (floats in hexfloat form).
+std::string c_literal(const Halide::Expr &constant);
+
+/// Read-only printer of statements and expressions. Throws flowhls::Error for IR it cannot
+/// express (the message names the construct).
+class CPrinter {
+public:
+    explicit CPrinter(CDialect dialect) : dialect(dialect) {}
+
+    /// The expression as a C expression (fully parenthesized where it matters).
+    std::string expr(const Halide::Expr &e) const;
+
+    /// Prints `s` at `indent` levels (4 spaces each). Loops get labels "L_<var>".
+    void stmt(const Halide::Internal::Stmt &s, std::ostream &os, int indent) const;
+
+private:
+    CDialect dialect;
+    std::string call(const Halide::Internal::Call *op) const;
+    std::string binary(const Halide::Expr &e) const;
+};
+
+}  // namespace flowhls

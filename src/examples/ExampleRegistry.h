@@ -1,0 +1,53 @@
+// Internal registry of the bundled examples: algorithm builders and named schedules.
+#pragma once
+
+#include "flowhls/HalideProgram.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// A named schedule of an example.
+struct ExampleSchedule {
+    std::string name;
+    std::string description;
+    /// Applies the schedule to a freshly built algorithm.
+    std::function<void(const HalideProgram &)> apply;
+};
+
+/// One bundled example.
+struct ExampleDef {
+    std::string name;
+    std::string description;
+    /// Builds a fresh, unscheduled copy of the algorithm.
+    std::function<HalideProgram()> algorithm;
+    /// Named schedules; the first is the default.
+    std::vector<ExampleSchedule> schedules;
+};
+
+/// Every bundled example (image pipelines and tensor kernels).
+const std::vector<ExampleDef> &example_registry();
+
+/// Image pipelines: brighten_blur, gaussian, harris, unsharp, upsample.
+std::vector<ExampleDef> image_examples();
+/// Tensor kernels: gemm, 2mm, conv_relu.
+std::vector<ExampleDef> tensor_examples();
+
+/// The Func called `name` among the stages of `program` (throws std::logic_error if absent).
+Halide::Func stage(const HalideProgram &program, const std::string &name);
+
+/// The stages of `program` a schedule may place: every Func but the outputs and the
+/// implicit wrappers of ImageParams, sorted by name.
+std::vector<Halide::Func> schedulable_stages(const HalideProgram &program);
+
+/// Schedules every stage that is not an output compute_root().
+void schedule_all_root(const HalideProgram &program);
+
+/// Applies a random legal schedule (split, reorder, unroll, compute_at/store_at/root/inline)
+/// drawn from `seed` to a fresh copy of `def`'s algorithm and returns it. Candidates that
+/// Halide or flowhls reject are redrawn; the sequence depends only on `seed`.
+HalideProgram random_schedule(const ExampleDef &def, uint64_t seed);
+
+}  // namespace flowhls

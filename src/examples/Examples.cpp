@@ -1,0 +1,89 @@
+// The example registry and the public list_examples/build_example entry points.
+#include "examples/ExampleRegistry.h"
+#include "flowhls/Error.h"
+#include "flowhls/Examples.h"
+
+#include <algorithm>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+
+const std::vector<ExampleDef> &example_registry() {
+    static const std::vector<ExampleDef> all = [] {
+        std::vector<ExampleDef> v = image_examples();
+        for (ExampleDef &d : tensor_examples()) v.push_back(std::move(d));
+        std::sort(v.begin(), v.end(), [](const ExampleDef &a, const ExampleDef &b) { return a.name < b.name; });
+        return v;
+    }();
+    return all;
+}
+
+Halide::Func stage(const HalideProgram &program, const std::string &name) {
+    for (const ProgramOutput &out : program.outputs) {
+        if (out.func.name() == name) return out.func;
+        std::map<std::string, Function> env = find_transitive_calls(out.func.function());
+        auto it = env.find(name);
+        if (it != env.end()) return Halide::Func(it->second);
+    }
+    throw std::logic_error("example " + program.name + " has no stage " + name);
+}
+
+std::vector<Halide::Func> schedulable_stages(const HalideProgram &program) {
+    std::set<std::string> skip;
+    for (const ProgramOutput &out : program.outputs) skip.insert(out.func.name());
+    // ImageParam's implicit wrapper Func ("<name>_im") stays inlined: it is the input itself.
+    for (const ProgramInput &in : program.inputs) skip.insert(in.param.name() + "_im");
+    std::map<std::string, Function> env;
+    for (const ProgramOutput &out : program.outputs) {
+        for (auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
+    }
+    std::vector<Halide::Func> stages;
+    for (auto &kv : env) {
+        if (!skip.count(kv.first)) stages.emplace_back(kv.second);
+    }
+    return stages;
+}
+
+void schedule_all_root(const HalideProgram &program) {
+    for (Halide::Func f : schedulable_stages(program)) f.compute_root();
+}
+
+std::vector<ExampleInfo> list_examples() {
+    std::vector<ExampleInfo> out;
+    for (const ExampleDef &d : example_registry()) {
+        ExampleInfo info{d.name, d.description, {}};
+        for (const ExampleSchedule &s : d.schedules) info.schedules.push_back(s.name);
+        out.push_back(info);
+    }
+    return out;
+}
+
+HalideProgram build_example(const std::string &name, const std::string &schedule) {
+    const ExampleDef *def = nullptr;
+    std::string names;
+    for (const ExampleDef &d : example_registry()) {
+        if (d.name == name) def = &d;
+        names += (names.empty() ? "" : ", ") + d.name;
+    }
+    if (!def) throw Error("unknown example '" + name + "' (examples: " + names + ")");
+    if (schedule.rfind("random:", 0) == 0) {
+        std::string digits = schedule.substr(7);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18) {
+            throw Error("schedule '" + schedule + "': expected random:SEED with a decimal SEED");
+        }
+        return random_schedule(*def, std::stoull(digits));
+    }
+    std::string schedules;
+    for (const ExampleSchedule &s : def->schedules) {
+        if (schedule.empty() || s.name == schedule) {
+            HalideProgram p = def->algorithm();
+            s.apply(p);
+            return p;
+        }
+        schedules += s.name + ", ";
+    }
+    throw Error("example '" + name + "' has no schedule '" + schedule + "' (schedules: " + schedules + "random:SEED)");
+}
+
+}  // namespace flowhls

@@ -1,0 +1,242 @@
+// lower_for_hls: binds static shapes, lowers with Halide and strips CPU-specific IR.
+#include "frontend/halide/Intake.h"
+#include "flowhls/Error.h"
+
+#include <map>
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+// Dense strides of a shape (innermost first).
+std::vector<int64_t> dense_strides(const std::vector<int64_t> &shape) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t s = 1;
+    for (size_t i = 0; i < shape.size(); i++) {
+        strides[i] = s;
+        s *= shape[i];
+    }
+    return strides;
+}
+
+// Replaces lets of buffer-descriptor queries by their constants, drops asserts.
+class StripBufferQueries : public IRMutator {
+public:
+    explicit StripBufferQueries(const std::vector<KernelArg> &args) {
+        for (const KernelArg &a : args) shapes[a.name + ".buffer"] = a.shape;
+    }
+
+private:
+    std::map<std::string, std::vector<int64_t>> shapes;
+    using IRMutator::visit;
+
+    Stmt visit(const AssertStmt *) override { return Evaluate::make(0); }
+
+    // The constant a buffer query evaluates to, or an undefined Expr.
+    Expr constant_query(const Call *call) {
+        if (!call || call->args.empty()) return Expr();
+        const Variable *buf = call->args[0].as<Variable>();
+        if (!buf || !shapes.count(buf->name)) return Expr();
+        const std::vector<int64_t> &shape = shapes[buf->name];
+        int dim = -1;
+        if (call->args.size() == 2) {
+            const IntImm *d = call->args[1].as<IntImm>();
+            if (!d || d->value < 0 || d->value >= static_cast<int64_t>(shape.size())) return Expr();
+            dim = static_cast<int>(d->value);
+        }
+        if (call->name == "_halide_buffer_get_min" && dim >= 0) return Halide::Expr(0);
+        if (call->name == "_halide_buffer_get_max" && dim >= 0) return Halide::Expr(static_cast<int>(shape[dim] - 1));
+        if (call->name == "_halide_buffer_get_extent" && dim >= 0) return Halide::Expr(static_cast<int>(shape[dim]));
+        if (call->name == "_halide_buffer_get_stride" && dim >= 0) {
+            return Halide::Expr(static_cast<int>(dense_strides(shape)[dim]));
+        }
+        if (call->name == "_halide_buffer_get_dimensions") return Halide::Expr(static_cast<int>(shape.size()));
+        return Expr();
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        const Call *call = op->value.as<Call>();
+        if (call && call->name == "_halide_buffer_get_host") {
+            // The host pointer: loads and stores name the buffer directly.
+            return mutate(op->body);
+        }
+        Expr c = constant_query(call);
+        if (c.defined()) return mutate(substitute(op->name, c, op->body));
+        return IRMutator::visit(op);
+    }
+};
+
+// Checks that what is left is plain scalar code with every variable bound.
+class VerifyHlsReady : public IRVisitor {
+public:
+    std::string problem;
+
+private:
+    std::set<std::string> bound;
+    using IRVisitor::visit;
+
+    void fail(const std::string &p) {
+        if (problem.empty()) problem = p;
+    }
+    void check_type(Halide::Type t, const char *what) {
+        if (t.lanes() != 1) fail(std::string("vector ") + what + " (vectorized code) remains after lowering");
+    }
+    void visit(const Variable *op) override {
+        if (!bound.count(op->name)) {
+            fail("value '" + op->name + "' is not a compile-time constant (a dynamic bound or an unbound parameter)");
+        }
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        bool had = bound.count(op->name);
+        bound.insert(op->name);
+        op->body.accept(this);
+        if (!had) bound.erase(op->name);
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        bool had = bound.count(op->name);
+        bound.insert(op->name);
+        op->body.accept(this);
+        if (!had) bound.erase(op->name);
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        bool had = bound.count(op->name);
+        bound.insert(op->name);
+        op->body.accept(this);
+        if (!had) bound.erase(op->name);
+    }
+    void visit(const Load *op) override {
+        check_type(op->type, "load");
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        check_type(op->value.type(), "store");
+        IRVisitor::visit(op);
+    }
+    void visit(const Ramp *) override { fail("vector index (vectorized code) remains after lowering"); }
+    void visit(const Broadcast *) override { fail("vector broadcast (vectorized code) remains after lowering"); }
+    void visit(const Shuffle *) override { fail("vector shuffle remains after lowering"); }
+    void visit(const VectorReduce *) override { fail("vector reduction remains after lowering"); }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Extern || op->call_type == Call::ExternCPlusPlus) {
+            fail("call to external function '" + op->name + "' cannot be synthesized");
+        }
+        if (op->type.is_handle() && !op->is_intrinsic(Call::undef)) {
+            fail("call '" + op->name + "' returns a pointer");
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Prefetch *) override { fail("prefetch remains after lowering"); }
+    void visit(const Fork *) override { fail("fork (async schedule) remains after lowering"); }
+    void visit(const Acquire *) override { fail("semaphore acquire (async schedule) remains after lowering"); }
+    void visit(const Atomic *) override { fail("atomic section remains after lowering"); }
+};
+
+std::vector<int64_t> to_int64(const std::vector<int> &v) { return std::vector<int64_t>(v.begin(), v.end()); }
+
+}  // namespace
+
+Halide::Target hls_lowering_target() {
+    Halide::Target t(Halide::Target::Linux, Halide::Target::X86, 64);
+    return t.with_feature(Halide::Target::NoAsserts)
+        .with_feature(Halide::Target::NoBoundsQuery)
+        .with_feature(Halide::Target::NoRuntime)
+        .with_feature(Halide::Target::StrictFloat);
+}
+
+void bind_static_shapes(const HalideProgram &program) {
+    for (const ProgramInput &in : program.inputs) {
+        Halide::ImageParam p = in.param;
+        int64_t stride = 1;
+        for (size_t d = 0; d < in.shape.size(); d++) {
+            p.dim(static_cast<int>(d)).set_bounds(0, in.shape[d]).set_stride(static_cast<int>(stride));
+            stride *= in.shape[d];
+        }
+    }
+    for (const ProgramOutput &out : program.outputs) {
+        Halide::Func f = out.func;
+        int64_t stride = 1;
+        for (size_t d = 0; d < out.shape.size(); d++) {
+            f.output_buffer().dim(static_cast<int>(d)).set_bounds(0, out.shape[d]).set_stride(static_cast<int>(stride));
+            stride *= out.shape[d];
+        }
+    }
+}
+
+LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
+    check_program(program, target);
+    bind_static_shapes(program);
+
+    LoweredProgram result;
+    result.name = program.name;
+    std::vector<Halide::Argument> arguments;
+    std::map<std::string, const ProgramInput *> inputs;
+    for (const ProgramInput &in : program.inputs) {
+        arguments.push_back(in.param);
+        inputs[in.param.name()] = &in;
+    }
+    std::vector<Halide::Func> outputs;
+    std::map<std::string, const ProgramOutput *> output_specs;
+    for (const ProgramOutput &out : program.outputs) {
+        outputs.push_back(out.func);
+        output_specs[out.func.name()] = &out;
+    }
+
+    Halide::Module module("", hls_lowering_target());
+    try {
+        Halide::Pipeline pipeline(outputs);
+        module = pipeline.compile_to_module(arguments, program.name, hls_lowering_target());
+    } catch (const Halide::Error &e) {
+        throw Error("Halide rejected program '" + program.name + "': " + std::string(e.what()));
+    }
+
+    const LoweredFunc *fn = nullptr;
+    for (const LoweredFunc &f : module.functions()) {
+        if (f.name == program.name) fn = &f;
+    }
+    if (!fn) throw std::logic_error("lower_for_hls: lowered module has no function " + program.name);
+
+    for (const LoweredArgument &a : fn->args) {
+        KernelArg arg;
+        arg.name = a.name;
+        arg.type = a.type;
+        if (a.kind == Halide::Argument::InputScalar) {
+            throw Error("program '" + program.name + "' has a scalar parameter '" + a.name +
+                        "'; scalar kernel parameters are not supported yet (bind it to a constant)");
+        }
+        arg.is_output = a.kind == Halide::Argument::OutputBuffer;
+        if (arg.is_output) {
+            arg.shape = to_int64(output_specs.at(a.name)->shape);
+        } else {
+            auto it = inputs.find(a.name);
+            if (it == inputs.end()) {
+                throw Error("program '" + program.name + "' reads buffer '" + a.name +
+                            "', which is not one of its declared inputs (its shape is unknown)");
+            }
+            arg.shape = to_int64(it->second->shape);
+        }
+        result.args.push_back(arg);
+    }
+
+    Stmt body = StripBufferQueries(result.args).mutate(fn->body);
+    body = simplify(body);
+    body = lower_intrinsics(body);
+    body = simplify(body);
+
+    VerifyHlsReady verify;
+    body.accept(&verify);
+    if (!verify.problem.empty()) {
+        throw Error("program '" + program.name + "' cannot be compiled to HLS: " + verify.problem);
+    }
+    result.body = body;
+    return result;
+}
+
+}  // namespace flowhls

@@ -1,0 +1,48 @@
+// Intake of Halide programs: validation, binding of static shapes and lowering for HLS.
+#pragma once
+
+#include "flowhls/Compiler.h"
+#include "flowhls/HalideProgram.h"
+
+#include <Halide.h>
+
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// A kernel argument: an input or output buffer with its static shape.
+struct KernelArg {
+    std::string name;
+    Halide::Type type;
+    /// Extent per dimension, innermost first (minimums are 0, storage is dense).
+    std::vector<int64_t> shape;
+    bool is_output = false;
+};
+
+/// The lowered, cleaned-up body of a program and its arguments.
+struct LoweredProgram {
+    std::string name;
+    Halide::Internal::Stmt body;
+    std::vector<KernelArg> args;
+};
+
+/// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
+/// schedules, missing or non-positive shapes, unsupported types), naming the Func and the
+/// feature. Throws flowhls::Error.
+void check_program(const HalideProgram &program, HlsTarget target);
+
+/// The fixed target flowhls lowers with (no asserts, no bounds queries, no runtime, strict
+/// float), independent of the host so output is deterministic.
+Halide::Target hls_lowering_target();
+
+/// Binds every input and output dimension to its static extent (min 0, dense strides).
+/// Idempotent.
+void bind_static_shapes(const HalideProgram &program);
+
+/// Contract: checks `program` (check_program), binds its shapes, lowers it with Halide and
+/// removes what is CPU-specific (asserts, buffer intrinsics, lets of strides and mins) with
+/// constants substituted (thesis 4.3.1). Throws flowhls::Error on anything HLS cannot express.
+LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target);
+
+}  // namespace flowhls

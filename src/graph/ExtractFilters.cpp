@@ -1,0 +1,167 @@
+// extract_filters: builds the FilterGraph from the root level of the lowered IR.
+#include "graph/ExtractFilters.h"
+#include "flowhls/Error.h"
+
+#include <map>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+
+namespace {
+
+// Constant upper bound of the element count of an allocation, or -1.
+int64_t constant_size(const std::vector<Halide::Expr> &extents, const Scope<Interval> &scope) {
+    Halide::Expr size = 1;
+    for (const Halide::Expr &e : extents) size = size * Halide::cast<int64_t>(e);
+    size = simplify(size);
+    if (const int64_t *c = as_const_int(size)) return *c;
+    Halide::Expr bound = find_constant_bound(size, Direction::Upper, scope);
+    if (bound.defined()) {
+        if (const int64_t *c = as_const_int(simplify(bound))) return *c;
+    }
+    return -1;
+}
+
+// Removes Allocate/Free nodes from a filter body, recording them as locals.
+class HoistAllocations : public IRMutator {
+public:
+    explicit HoistAllocations(const std::string &filter) : filter(filter) {}
+    std::vector<LocalBuffer> locals;
+
+private:
+    std::string filter;
+    Scope<Interval> scope;
+    using IRMutator::visit;
+
+    Stmt visit(const For *op) override {
+        Halide::Expr lo = find_constant_bound(op->min, Direction::Lower, scope);
+        Halide::Expr hi = find_constant_bound(simplify(op->min + op->extent - 1), Direction::Upper, scope);
+        ScopedBinding<Interval> bind(scope, op->name, Interval(lo.defined() ? lo : Interval::neg_inf(),
+                                                               hi.defined() ? hi : Interval::pos_inf()));
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const LetStmt *op) override {
+        Interval i = bounds_of_expr_in_scope(op->value, scope);
+        ScopedBinding<Interval> bind(scope, op->name, i);
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const Allocate *op) override {
+        int64_t size = constant_size(op->extents, scope);
+        if (size < 0) {
+            throw Error("filter '" + filter + "': the storage of '" + op->name +
+                        "' has no constant size bound; give the Func a bounded region (bound() or a different store_at level)");
+        }
+        bool found = false;
+        for (LocalBuffer &l : locals) {
+            if (l.name == op->name) {
+                l.size = std::max(l.size, size);
+                found = true;
+            }
+        }
+        if (!found) locals.push_back(LocalBuffer{op->name, op->type, size});
+        return mutate(op->body);
+    }
+    Stmt visit(const Free *) override { return Evaluate::make(0); }
+};
+
+class RootWalker {
+public:
+    explicit RootWalker(FilterGraph &graph) : graph(graph) {}
+
+    void walk(const Stmt &s) {
+        if (!s.defined()) return;
+        if (const Block *b = s.as<Block>()) {
+            walk(b->first);
+            walk(b->rest);
+        } else if (const LetStmt *l = s.as<LetStmt>()) {
+            walk(substitute(l->name, l->value, l->body));
+        } else if (const Allocate *a = s.as<Allocate>()) {
+            int64_t size = constant_size(a->extents, Scope<Interval>());
+            if (size < 0) {
+                throw Error("buffer '" + a->name + "' has a size that is not a compile-time constant");
+            }
+            Buffer b;
+            b.name = a->name;
+            b.type = a->type;
+            b.shape = {size};
+            b.kind = BufferKind::Intermediate;
+            root_allocations.push_back(b);
+            walk(a->body);
+        } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+            if (pc->is_producer) {
+                Filter f;
+                f.name = pc->name;
+                f.function_name = "compute_" + pc->name;
+                HoistAllocations hoist(pc->name);
+                f.body = simplify(hoist.mutate(pc->body));
+                f.locals = hoist.locals;
+                graph.filters.push_back(f);
+            } else {
+                walk(pc->body);
+            }
+        } else if (s.as<Free>()) {
+            return;
+        } else if (const Evaluate *e = s.as<Evaluate>()) {
+            if (!is_const(e->value)) unexpected(s);
+        } else {
+            unexpected(s);
+        }
+    }
+
+    std::vector<Buffer> root_allocations;
+
+private:
+    FilterGraph &graph;
+
+    [[noreturn]] void unexpected(const Stmt &s) {
+        std::ostringstream os;
+        os << s;
+        std::string text = os.str();
+        if (text.size() > 200) text = text.substr(0, 200) + "...";
+        throw Error("statement outside of any Func's producer at the root of the pipeline: " + text);
+    }
+};
+
+}  // namespace
+
+FilterGraph extract_filters(const LoweredProgram &program) {
+    FilterGraph graph;
+    graph.name = program.name;
+    for (const KernelArg &a : program.args) {
+        Buffer b;
+        b.name = a.name;
+        b.type = a.type;
+        b.shape = a.shape;
+        b.kind = a.is_output ? BufferKind::Output : BufferKind::Input;
+        graph.buffers.push_back(b);
+        graph.args.push_back(a.name);
+    }
+    RootWalker walker(graph);
+    walker.walk(program.body);
+    for (const Buffer &b : walker.root_allocations) graph.buffers.push_back(b);
+    recompute_edges(graph);
+
+    // A root allocation touched by a single filter is that filter's own storage (store_root
+    // of a Func computed inside another); an untouched one is dead.
+    std::vector<Buffer> kept;
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind != BufferKind::Intermediate) {
+            kept.push_back(b);
+            continue;
+        }
+        std::set<int> users(b.producers.begin(), b.producers.end());
+        users.insert(b.consumers.begin(), b.consumers.end());
+        if (users.empty()) continue;
+        if (users.size() == 1) {
+            graph.filters[*users.begin()].locals.push_back(LocalBuffer{b.name, b.type, b.shape[0]});
+            continue;
+        }
+        kept.push_back(b);
+    }
+    graph.buffers = kept;
+    recompute_edges(graph);
+    return graph;
+}
+
+}  // namespace flowhls

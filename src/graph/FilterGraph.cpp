@@ -1,0 +1,151 @@
+// FilterGraph queries, edge recomputation and the text printer.
+#include "graph/FilterGraph.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+
+namespace {
+
+// Collects the names of buffers loaded from and stored to by a statement.
+class AccessCollector : public IRVisitor {
+public:
+    std::set<std::string> loads, stores;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Load *op) override {
+        loads.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        stores.insert(op->name);
+        IRVisitor::visit(op);
+    }
+};
+
+std::string join(const std::vector<std::string> &items, const char *sep) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); i++) {
+        if (i) out += sep;
+        out += items[i];
+    }
+    return out;
+}
+
+std::string filter_names(const FilterGraph &graph, const std::vector<int> &ids) {
+    std::vector<std::string> names;
+    for (int id : ids) names.push_back(graph.filters[id].name);
+    return names.empty() ? "-" : join(names, ", ");
+}
+
+std::string shape_text(const std::vector<int64_t> &shape) {
+    std::string out = "[";
+    for (size_t i = 0; i < shape.size(); i++) {
+        if (i) out += ", ";
+        out += std::to_string(shape[i]);
+    }
+    return out + "]";
+}
+
+}  // namespace
+
+int64_t Buffer::size() const {
+    int64_t n = 1;
+    for (int64_t e : shape) n *= e;
+    return n;
+}
+
+const Buffer &FilterGraph::buffer(const std::string &name) const {
+    for (const Buffer &b : buffers) {
+        if (b.name == name) return b;
+    }
+    throw std::logic_error("FilterGraph: no buffer named " + name);
+}
+
+Buffer &FilterGraph::buffer(const std::string &name) {
+    return const_cast<Buffer &>(static_cast<const FilterGraph *>(this)->buffer(name));
+}
+
+bool FilterGraph::has_buffer(const std::string &name) const {
+    return std::any_of(buffers.begin(), buffers.end(),
+                       [&](const Buffer &b) { return b.name == name; });
+}
+
+void recompute_edges(FilterGraph &graph) {
+    for (Buffer &b : graph.buffers) {
+        b.producers.clear();
+        b.consumers.clear();
+    }
+    for (size_t i = 0; i < graph.filters.size(); i++) {
+        Filter &f = graph.filters[i];
+        AccessCollector acc;
+        f.body.accept(&acc);
+        std::set<std::string> locals;
+        for (const LocalBuffer &l : f.locals) locals.insert(l.name);
+        f.reads.clear();
+        f.writes.clear();
+        for (const std::string &n : acc.loads) {
+            if (locals.count(n) || !graph.has_buffer(n)) continue;
+            f.reads.push_back(n);
+            graph.buffer(n).consumers.push_back(static_cast<int>(i));
+        }
+        for (const std::string &n : acc.stores) {
+            if (locals.count(n) || !graph.has_buffer(n)) continue;
+            f.writes.push_back(n);
+            graph.buffer(n).producers.push_back(static_cast<int>(i));
+        }
+    }
+}
+
+const char *buffer_kind_name(BufferKind kind) {
+    switch (kind) {
+    case BufferKind::Input: return "input";
+    case BufferKind::Output: return "output";
+    case BufferKind::Intermediate: return "intermediate";
+    }
+    return "?";
+}
+
+std::string type_name(Halide::Type type) {
+    std::ostringstream os;
+    os << type;
+    return os.str();
+}
+
+std::string print_graph(const FilterGraph &graph) {
+    std::ostringstream os;
+    os << "graph " << graph.name << "\n";
+    for (const Buffer &b : graph.buffers) {
+        os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
+           << shape_text(b.shape) << "  producers: " << filter_names(graph, b.producers)
+           << "  consumers: " << filter_names(graph, b.consumers) << "\n";
+    }
+    os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
+    for (const Filter &f : graph.filters) os << " " << f.name;
+    os << "\n";
+    if (graph.dataflow.checked) {
+        os << "  dataflow: "
+           << (graph.dataflow.legal ? "yes" : "no (" + graph.dataflow.reason + ")") << "\n";
+    }
+    for (const Filter &f : graph.filters) {
+        os << "filter " << f.name << " -> " << f.function_name << "\n";
+        os << "  reads: " << (f.reads.empty() ? "-" : join(f.reads, ", ")) << "\n";
+        os << "  writes: " << (f.writes.empty() ? "-" : join(f.writes, ", ")) << "\n";
+        for (const LocalBuffer &l : f.locals) {
+            os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]\n";
+        }
+        std::ostringstream body;
+        body << f.body;
+        std::istringstream lines(body.str());
+        std::string line;
+        while (std::getline(lines, line)) os << "    " << line << "\n";
+    }
+    return os.str();
+}
+
+}  // namespace flowhls

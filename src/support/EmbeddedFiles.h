@@ -1,0 +1,18 @@
+// Access to the runtime support headers embedded into the library at build time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// One embedded file: its path relative to runtime/include and its contents.
+struct EmbeddedFile {
+    std::string path;
+    std::string contents;
+};
+
+/// The support headers that every generated project gets under include/ (see runtime/include).
+const std::vector<EmbeddedFile> &runtime_support_files();
+
+}  // namespace flowhls

@@ -1,0 +1,55 @@
+// run_process: fork/exec with a pipe collecting stdout and stderr.
+#include "support/Process.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ostream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace flowhls {
+
+ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo) {
+    ProcessResult result;
+    int fds[2];
+    if (argv.empty() || pipe(fds) != 0) return result;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return result;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+        std::vector<char *> args;
+        for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+        args.push_back(nullptr);
+        execvp(args[0], args.data());
+        const char *msg = "flowhls: cannot run program\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, std::strlen(msg));
+        (void)ignored;
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        result.output.append(buf, static_cast<size_t>(n));
+        if (echo) echo->write(buf, n).flush();
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) result.status = 128 + WTERMSIG(status);
+    return result;
+}
+
+}  // namespace flowhls

@@ -1,0 +1,176 @@
+// legalize_names: renames buffers, functions and variables to unique C identifiers.
+#include "transforms/LegalizeNames.h"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+
+namespace {
+
+// Words the generated code cannot use as names: C/C++ keywords, types, helpers and the
+// math functions it calls.
+const std::set<std::string> &reserved_words() {
+    static const std::set<std::string> words = {
+        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+        "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr", "const_cast",
+        "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+        "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+        "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+        "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "restrict", "return",
+        "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+        "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+        "main", "std", "hls", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+        "uint32_t", "uint64_t", "size_t", "abs", "min", "max", "exp", "log", "sqrt", "pow", "floor",
+        "ceil", "round", "trunc", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+        "tanh", "asinh", "acosh", "atanh", "fabs", "fmin", "fmax", "fmod", "erf", "isnan", "isinf",
+        "NAN", "INFINITY", "memcpy", "printf", "stdin", "stdout", "stderr", "errno"};
+    return words;
+}
+
+class NameTable {
+public:
+    explicit NameTable(std::set<std::string> used = {}) : used(std::move(used)) {}
+
+    // A fresh legal name derived from `original`.
+    std::string fresh(const std::string &original) {
+        std::string base = c_identifier(original);
+        std::string name = base;
+        for (int i = 2; used.count(name) || reserved_words().count(name) || name.rfind("flowhls", 0) == 0; i++) {
+            name = base + "_" + std::to_string(i);
+            if (base.rfind("flowhls", 0) == 0) name = "v_" + name;
+        }
+        used.insert(name);
+        return name;
+    }
+    const std::set<std::string> &names() const { return used; }
+
+private:
+    std::set<std::string> used;
+};
+
+// Renames buffers (by map) and scoped variables (fresh name per binding) in a filter body.
+class RenameInFilter : public IRMutator {
+public:
+    RenameInFilter(NameTable &table, const std::map<std::string, std::string> &buffers)
+        : table(table), buffers(buffers) {}
+
+private:
+    NameTable &table;
+    const std::map<std::string, std::string> &buffers;
+    std::map<std::string, std::vector<std::string>> vars;
+    using IRMutator::visit;
+
+    std::string buffer_name(const std::string &n) const {
+        auto it = buffers.find(n);
+        return it == buffers.end() ? n : it->second;
+    }
+    std::string bind(const std::string &n) {
+        std::string fresh = table.fresh(n);
+        vars[n].push_back(fresh);
+        return fresh;
+    }
+    void unbind(const std::string &n) { vars[n].pop_back(); }
+
+    Halide::Expr visit(const Variable *op) override {
+        auto it = vars.find(op->name);
+        if (it == vars.end() || it->second.empty()) return op;
+        return Variable::make(op->type, it->second.back());
+    }
+    Halide::Expr visit(const Load *op) override {
+        return Load::make(op->type, buffer_name(op->name), mutate(op->index), op->image, op->param,
+                          mutate(op->predicate), op->alignment);
+    }
+    Stmt visit(const Store *op) override {
+        return Store::make(buffer_name(op->name), mutate(op->value), mutate(op->index), op->param,
+                           mutate(op->predicate), op->alignment);
+    }
+    Stmt visit(const For *op) override {
+        Halide::Expr min = mutate(op->min), extent = mutate(op->extent);
+        std::string n = bind(op->name);
+        Stmt body = mutate(op->body);
+        unbind(op->name);
+        return For::make(n, min, extent, op->for_type, op->device_api, body);
+    }
+    Stmt visit(const LetStmt *op) override {
+        Halide::Expr value = mutate(op->value);
+        std::string n = bind(op->name);
+        Stmt body = mutate(op->body);
+        unbind(op->name);
+        return LetStmt::make(n, value, body);
+    }
+    Halide::Expr visit(const Let *op) override {
+        Halide::Expr value = mutate(op->value);
+        std::string n = bind(op->name);
+        Halide::Expr body = mutate(op->body);
+        unbind(op->name);
+        return Let::make(n, value, body);
+    }
+    Stmt visit(const ProducerConsumer *op) override {
+        return ProducerConsumer::make(buffer_name(op->name), op->is_producer, mutate(op->body));
+    }
+};
+
+}  // namespace
+
+std::string c_identifier(const std::string &name) {
+    std::string out;
+    for (char c : name) {
+        bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        char ch = ok ? c : '_';
+        if (ch == '_' && !out.empty() && out.back() == '_') continue;
+        out += ch;
+    }
+    while (out.size() > 1 && out.back() == '_') out.pop_back();
+    if (out.empty() || out == "_") out = "v";
+    if (std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
+    return out;
+}
+
+PassResult legalize_names(FilterGraph &graph) {
+    PassResult result;
+    NameTable global;
+    auto note = [&](const std::string &before, const std::string &after) {
+        if (before != after) result.changed = true;
+    };
+
+    std::string kernel = global.fresh(graph.name);
+    note(graph.name, kernel);
+    graph.name = kernel;
+
+    std::map<std::string, std::string> buffer_map;
+    for (Buffer &b : graph.buffers) {
+        std::string n = global.fresh(b.name);
+        note(b.name, n);
+        buffer_map[b.name] = n;
+        b.name = n;
+    }
+    for (std::string &a : graph.args) a = buffer_map.at(a);
+    for (Filter &f : graph.filters) {
+        std::string n = global.fresh("compute_" + c_identifier(f.name));
+        note(f.function_name, n);
+        f.function_name = n;
+    }
+
+    for (Filter &f : graph.filters) {
+        NameTable local(global.names());
+        std::map<std::string, std::string> names = buffer_map;
+        for (LocalBuffer &l : f.locals) {
+            std::string n = local.fresh(l.name);
+            note(l.name, n);
+            names[l.name] = n;
+            l.name = n;
+        }
+        Stmt before = f.body;
+        f.body = RenameInFilter(local, names).mutate(f.body);
+        if (!before.same_as(f.body)) result.changed = true;
+    }
+    recompute_edges(graph);
+    return result;
+}
+
+}  // namespace flowhls

@@ -1,0 +1,90 @@
+// run_pipeline: the FilterGraph passes, in order; logs, times and dumps each.
+#include "transforms/Pipeline.h"
+#include "analysis/DataflowLegality.h"
+#include "flowhls/Error.h"
+#include "transforms/InlineExprLets.h"
+#include "transforms/LegalizeNames.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iomanip>
+#include <ostream>
+
+namespace flowhls {
+
+namespace {
+
+struct PassEntry {
+    PassInfo info;
+    std::function<PassResult(FilterGraph &)> run;
+};
+
+PassResult check_dataflow(FilterGraph &graph) {
+    DataflowVerdict before = graph.dataflow;
+    graph.dataflow = check_dataflow_legality(graph);
+    PassResult r;
+    r.changed = before.legal != graph.dataflow.legal || before.reason != graph.dataflow.reason;
+    return r;
+}
+
+// The pipeline, top to bottom.
+const std::vector<PassEntry> &passes() {
+    static const std::vector<PassEntry> list = {
+        {{"inline-expr-lets", "substitute Let expressions into their uses"}, inline_expr_lets},
+        {{"legalize-names", "unique C identifiers for functions, buffers and variables"}, legalize_names},
+        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"}, check_dataflow},
+    };
+    return list;
+}
+
+bool contains(const std::vector<std::string> &v, const std::string &s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+void check_names(const std::vector<std::string> &names, const char *option, bool allow_all) {
+    for (const std::string &n : names) {
+        if (allow_all && n == "all") continue;
+        bool known = std::any_of(passes().begin(), passes().end(),
+                                 [&](const PassEntry &p) { return p.info.name == n; });
+        if (!known) {
+            std::string list;
+            for (const PassEntry &p : passes()) list += " " + p.info.name;
+            throw Error(std::string(option) + ": unknown pass '" + n + "' (passes:" + list + ")");
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<PassInfo> pipeline_passes() {
+    std::vector<PassInfo> out;
+    for (const PassEntry &p : passes()) out.push_back(p.info);
+    return out;
+}
+
+void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
+    check_names(options.dump_after, "--dump-after", true);
+    check_names(options.disabled, "--disable-pass", false);
+    for (const PassEntry &pass : passes()) {
+        const std::string &name = pass.info.name;
+        if (contains(options.disabled, name)) {
+            if (options.log && options.time_passes) *options.log << "pass " << name << ": disabled\n";
+            continue;
+        }
+        auto start = std::chrono::steady_clock::now();
+        PassResult r = pass.run(graph);
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (options.log && options.time_passes) {
+            *options.log << "pass " << std::left << std::setw(20) << name << std::right << std::fixed
+                         << std::setprecision(3) << std::setw(10) << ms << " ms  "
+                         << (r.changed ? "changed" : "unchanged") << "\n";
+        }
+        if (options.dump && (contains(options.dump_after, name) || contains(options.dump_after, "all"))) {
+            *options.dump << "// ---- after " << name << (r.changed ? "" : " (unchanged)") << "\n"
+                          << print_graph(graph);
+        }
+    }
+}
+
+}  // namespace flowhls

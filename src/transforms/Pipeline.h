@@ -1,0 +1,37 @@
+// The ordered pass pipeline that runs on the FilterGraph between extraction and emission.
+#pragma once
+
+#include "graph/FilterGraph.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// Options of one pipeline run.
+struct PipelineOptions {
+    /// Passes after which the graph is printed to `dump` ("all" = every pass).
+    std::vector<std::string> dump_after;
+    /// Passes that are skipped.
+    std::vector<std::string> disabled;
+    /// Log one line per pass (changed or not, wall time) to `log`.
+    bool time_passes = false;
+    std::ostream *dump = nullptr;
+    std::ostream *log = nullptr;
+};
+
+/// Description of one pass of the pipeline.
+struct PassInfo {
+    std::string name;
+    std::string summary;
+};
+
+/// The passes in the order they run.
+std::vector<PassInfo> pipeline_passes();
+
+/// Contract: runs every pass of pipeline_passes() that is not disabled, in order, on `graph`.
+/// Throws flowhls::Error for an unknown pass name in the options.
+void run_pipeline(FilterGraph &graph, const PipelineOptions &options);
+
+}  // namespace flowhls
