@@ -2,6 +2,7 @@
 #include "examples/ExampleRegistry.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
+#include "support/Names.h"
 
 #include <algorithm>
 
@@ -21,10 +22,10 @@ const std::vector<ExampleDef> &example_registry() {
 
 Halide::Func stage(const HalideProgram &program, const std::string &name) {
     for (const ProgramOutput &out : program.outputs) {
-        if (out.func.name() == name) return out.func;
-        std::map<std::string, Function> env = find_transitive_calls(out.func.function());
-        auto it = env.find(name);
-        if (it != env.end()) return Halide::Func(it->second);
+        if (halide_base_name(out.func.name()) == name) return out.func;
+        for (auto &kv : find_transitive_calls(out.func.function())) {
+            if (halide_base_name(kv.first) == name) return Halide::Func(kv.second);
+        }
     }
     throw std::logic_error("example " + program.name + " has no stage " + name);
 }
@@ -40,7 +41,7 @@ std::vector<Halide::Func> schedulable_stages(const HalideProgram &program) {
     }
     std::vector<Halide::Func> stages;
     for (auto &kv : env) {
-        if (!skip.count(kv.first)) stages.emplace_back(kv.second);
+        if (!skip.count(kv.first) && !skip.count(halide_base_name(kv.first))) stages.emplace_back(kv.second);
     }
     return stages;
 }

@@ -46,7 +46,7 @@ ExampleDef gaussian() {
     d.algorithm = [] {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
-        Func hw_input("hw_input"), blur_x("blur_x"), out("gaussian");
+        Func hw_input("hw_input"), blur_x("blur_x"), out("blur_y");
         hw_input(x, y) = input(x, y);
         blur_x(x, y) = (hw_input(x, y) + 2.0f * hw_input(x + 1, y) + hw_input(x + 2, y)) * 0.25f;
         out(x, y) = (blur_x(x, y) + 2.0f * blur_x(x, y + 1) + blur_x(x, y + 2)) * 0.25f;
@@ -55,7 +55,7 @@ ExampleDef gaussian() {
     d.schedules = {
         {"root", "every stage computed at the root, one filter each", schedule_all_root},
         {"linebuffer", "input copy and horizontal blur computed per output row into line buffers",
-         [](const HalideProgram &p) { line_buffer(p, "gaussian", {"hw_input", "blur_x"}); }},
+         [](const HalideProgram &p) { line_buffer(p, "blur_y", {"hw_input", "blur_x"}); }},
     };
     return d;
 }
@@ -68,7 +68,7 @@ ExampleDef harris() {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
         Func in("hw_input"), ix("grad_x"), iy("grad_y"), ixx("grad_xx"), iyy("grad_yy"), ixy("grad_xy");
-        Func sxx("lxx"), syy("lyy"), sxy("lxy"), out("harris");
+        Func sxx("lxx"), syy("lyy"), sxy("lxy"), out("corner");
         in(x, y) = input(x, y);
         ix(x, y) = (in(x + 2, y) - in(x, y)) + 2.0f * (in(x + 2, y + 1) - in(x, y + 1)) + (in(x + 2, y + 2) - in(x, y + 2));
         iy(x, y) = (in(x, y + 2) - in(x, y)) + 2.0f * (in(x + 1, y + 2) - in(x + 1, y)) + (in(x + 2, y + 2) - in(x + 2, y));
@@ -93,7 +93,7 @@ ExampleDef harris() {
     d.schedules = {
         {"root", "every stage computed at the root, one filter each", schedule_all_root},
         {"linebuffer", "gradients and box sums computed per output row into line buffers, products inlined",
-         [](const HalideProgram &p) { line_buffer(p, "harris", {"hw_input", "grad_x", "grad_y", "lxx", "lyy", "lxy"}); }},
+         [](const HalideProgram &p) { line_buffer(p, "corner", {"hw_input", "grad_x", "grad_y", "lxx", "lyy", "lxy"}); }},
         {"inline", "everything inlined into the output: no intermediate storage, maximal recomputation",
          [](const HalideProgram &) {}},
     };
@@ -107,7 +107,7 @@ ExampleDef unsharp() {
     d.algorithm = [] {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
-        Func in("hw_input"), blur_y("blur_y"), blur_x("blur_x"), sharpen("sharpen"), out("unsharp");
+        Func in("hw_input"), blur_y("blur_y"), blur_x("blur_x"), sharpen("sharpen"), out("sharpened");
         const float k[5] = {1.0f / 16, 4.0f / 16, 6.0f / 16, 4.0f / 16, 1.0f / 16};
         in(x, y) = input(x, y);
         Expr by = 0.0f, bx = 0.0f;
@@ -122,7 +122,7 @@ ExampleDef unsharp() {
     d.schedules = {
         {"root", "every stage computed at the root, one filter each", schedule_all_root},
         {"linebuffer", "input copy and blurs computed per output row into line buffers, sharpen inlined",
-         [](const HalideProgram &p) { line_buffer(p, "unsharp", {"hw_input", "blur_y", "blur_x"}); }},
+         [](const HalideProgram &p) { line_buffer(p, "sharpened", {"hw_input", "blur_y", "blur_x"}); }},
     };
     return d;
 }
@@ -134,7 +134,7 @@ ExampleDef upsample() {
     d.algorithm = [] {
         ImageParam input(Halide::UInt(16), 2, "input");
         Var x("x"), y("y");
-        Func in("hw_input"), out("upsample");
+        Func in("hw_input"), out("upsampled");
         in(x, y) = input(x, y);
         out(x, y) = in(x / 2, y / 2);
         return HalideProgram{"upsample", {{input, {64, 64}, 0, 65535}}, {{out, {128, 128}}}};
@@ -142,7 +142,7 @@ ExampleDef upsample() {
     d.schedules = {
         {"root", "input copy and output computed at the root", schedule_all_root},
         {"linebuffer", "input row copied per output row into a line buffer",
-         [](const HalideProgram &p) { line_buffer(p, "upsample", {"hw_input"}); }},
+         [](const HalideProgram &p) { line_buffer(p, "upsampled", {"hw_input"}); }},
     };
     return d;
 }

@@ -27,7 +27,7 @@ ExampleDef gemm() {
         ImageParam a(Halide::Float(32), 2, "A"), b(Halide::Float(32), 2, "B"), c(Halide::Float(32), 2, "C");
         Var i("i"), j("j");
         RDom k(0, n, "k");
-        Func prod("prod"), out("gemm");
+        Func prod("prod"), out("C_out");
         prod(i, j) = 0.0f;
         prod(i, j) += a(k, j) * b(i, k);
         out(i, j) = 1.5f * prod(i, j) + 1.2f * c(i, j);
@@ -38,12 +38,18 @@ ExampleDef gemm() {
     d.schedules = {
         {"root", "the product computed at the root (k innermost), then scaled", schedule_all_root},
         {"linebuffer", "one row of the product computed per output row",
-         [](const HalideProgram &p) { per_row(p, "gemm", {"prod"}); }},
+         [](const HalideProgram &p) { per_row(p, "C_out", {"prod"}); }},
         {"permuted", "product at the root with the k loop moved outside the i loop (loop order permutation)",
          [](const HalideProgram &p) {
              Func prod = stage(p, "prod");
              prod.compute_root();
              prod.update().reorder(prod.args()[0], Halide::RVar("k"), prod.args()[1]);
+         }},
+        {"vectorized", "product at the root, i vectorized by 8 (for targets that map vectors; vitis refuses it)",
+         [](const HalideProgram &p) {
+             Func prod = stage(p, "prod");
+             prod.compute_root().vectorize(prod.args()[0], 8);
+             prod.update().vectorize(prod.args()[0], 8);
          }},
     };
     return d;
@@ -59,7 +65,7 @@ ExampleDef two_mm() {
             dm(Halide::Float(32), 2, "D");
         Var i("i"), j("j");
         RDom k(0, n, "k"), l(0, n, "l");
-        Func tmp("tmp"), acc("acc"), out("mm2");
+        Func tmp("tmp"), acc("acc"), out("D_out");
         tmp(i, j) = 0.0f;
         tmp(i, j) += 1.5f * a(k, j) * b(i, k);
         acc(i, j) = 0.0f;
@@ -73,7 +79,7 @@ ExampleDef two_mm() {
     d.schedules = {
         {"root", "both products computed at the root", schedule_all_root},
         {"linebuffer", "one row of each product computed per output row",
-         [](const HalideProgram &p) { per_row(p, "mm2", {"tmp", "acc"}); }},
+         [](const HalideProgram &p) { per_row(p, "D_out", {"tmp", "acc"}); }},
     };
     return d;
 }
@@ -102,6 +108,12 @@ ExampleDef conv_relu() {
         {"root", "convolution computed at the root, ReLU as a second filter", schedule_all_root},
         {"linebuffer", "one row of the convolution computed per output row",
          [](const HalideProgram &p) { per_row(p, "relu", {"conv"}); }},
+        {"parallel", "output channels computed in parallel (for targets that map parallel loops; vitis refuses it)",
+         [](const HalideProgram &p) {
+             Func relu = stage(p, "relu");
+             relu.parallel(relu.args()[2]);
+             stage(p, "conv").compute_at(relu, relu.args()[2]);
+         }},
     };
     return d;
 }

@@ -1,6 +1,7 @@
 // extract_filters: builds the FilterGraph from the root level of the lowered IR.
 #include "graph/ExtractFilters.h"
 #include "flowhls/Error.h"
+#include "support/Names.h"
 
 #include <map>
 
@@ -49,7 +50,7 @@ private:
     Stmt visit(const Allocate *op) override {
         int64_t size = constant_size(op->extents, scope);
         if (size < 0) {
-            throw Error("filter '" + filter + "': the storage of '" + op->name +
+            throw Error("filter '" + filter + "': the storage of '" + halide_base_name(op->name) +
                         "' has no constant size bound; give the Func a bounded region (bound() or a different store_at level)");
         }
         bool found = false;
@@ -79,7 +80,7 @@ public:
         } else if (const Allocate *a = s.as<Allocate>()) {
             int64_t size = constant_size(a->extents, Scope<Interval>());
             if (size < 0) {
-                throw Error("buffer '" + a->name + "' has a size that is not a compile-time constant");
+                throw Error("buffer '" + halide_base_name(a->name) + "' has a size that is not a compile-time constant");
             }
             Buffer b;
             b.name = a->name;
@@ -91,9 +92,9 @@ public:
         } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
             if (pc->is_producer) {
                 Filter f;
-                f.name = pc->name;
-                f.function_name = "compute_" + pc->name;
-                HoistAllocations hoist(pc->name);
+                f.name = halide_base_name(pc->name);
+                f.function_name = "compute_" + f.name;
+                HoistAllocations hoist(f.name);
                 f.body = simplify(hoist.mutate(pc->body));
                 f.locals = hoist.locals;
                 graph.filters.push_back(f);

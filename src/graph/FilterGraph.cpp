@@ -28,6 +28,15 @@ private:
     }
 };
 
+// Drops strict_float() wrappers for display: every float operation flowhls emits is strict.
+class HideStrictFloat : public IRMutator {
+    using IRMutator::visit;
+    Halide::Expr visit(const Call *op) override {
+        if (op->is_intrinsic(Call::strict_float)) return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+};
+
 std::string join(const std::vector<std::string> &items, const char *sep) {
     std::string out;
     for (size_t i = 0; i < items.size(); i++) {
@@ -119,7 +128,7 @@ std::string type_name(Halide::Type type) {
 
 std::string print_graph(const FilterGraph &graph) {
     std::ostringstream os;
-    os << "graph " << graph.name << "\n";
+    os << "graph " << graph.name << "  (float arithmetic is strict IEEE; strict_float() not shown)\n";
     for (const Buffer &b : graph.buffers) {
         os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
            << shape_text(b.shape) << "  producers: " << filter_names(graph, b.producers)
@@ -140,7 +149,7 @@ std::string print_graph(const FilterGraph &graph) {
             os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]\n";
         }
         std::ostringstream body;
-        body << f.body;
+        body << HideStrictFloat().mutate(f.body);
         std::istringstream lines(body.str());
         std::string line;
         while (std::getline(lines, line)) os << "    " << line << "\n";

@@ -1,5 +1,6 @@
 // legalize_names: renames buffers, functions and variables to unique C identifiers.
 #include "transforms/LegalizeNames.h"
+#include "support/Names.h"
 
 #include <cctype>
 #include <map>
@@ -38,7 +39,7 @@ public:
 
     // A fresh legal name derived from `original`.
     std::string fresh(const std::string &original) {
-        std::string base = c_identifier(original);
+        std::string base = c_identifier(halide_base_name(original));
         std::string name = base;
         for (int i = 2; used.count(name) || reserved_words().count(name) || name.rfind("flowhls", 0) == 0; i++) {
             name = base + "_" + std::to_string(i);
@@ -58,19 +59,31 @@ class RenameInFilter : public IRMutator {
 public:
     RenameInFilter(NameTable &table, const std::map<std::string, std::string> &buffers)
         : table(table), buffers(buffers) {}
+    bool changed = false;
 
 private:
     NameTable &table;
     const std::map<std::string, std::string> &buffers;
     std::map<std::string, std::vector<std::string>> vars;
+    int temporaries = 0;
     using IRMutator::visit;
 
-    std::string buffer_name(const std::string &n) const {
+    std::string buffer_name(const std::string &n) {
         auto it = buffers.find(n);
-        return it == buffers.end() ? n : it->second;
+        std::string out = it == buffers.end() ? n : it->second;
+        changed |= out != n;
+        return out;
+    }
+    // Halide's generated temporaries ("t123": a letter and a process-wide counter) are
+    // numbered per filter in order of appearance, so output does not depend on history.
+    static bool is_generated_temporary(const std::string &n) {
+        return n.size() > 1 && std::islower(static_cast<unsigned char>(n[0])) &&
+               n.find_first_not_of("0123456789", 1) == std::string::npos;
     }
     std::string bind(const std::string &n) {
-        std::string fresh = table.fresh(n);
+        std::string fresh =
+            table.fresh(is_generated_temporary(n) ? std::string(1, n[0]) + std::to_string(temporaries++) : n);
+        changed |= fresh != n;
         vars[n].push_back(fresh);
         return fresh;
     }
@@ -165,9 +178,9 @@ PassResult legalize_names(FilterGraph &graph) {
             names[l.name] = n;
             l.name = n;
         }
-        Stmt before = f.body;
-        f.body = RenameInFilter(local, names).mutate(f.body);
-        if (!before.same_as(f.body)) result.changed = true;
+        RenameInFilter rename(local, names);
+        f.body = rename.mutate(f.body);
+        result.changed |= rename.changed;
     }
     recompute_edges(graph);
     return result;

@@ -20,11 +20,15 @@ std::string join(const std::vector<std::string> &names) {
     return s;
 }
 
-// Buffers a filter takes as parameters, in graph order.
+// Buffers a filter takes as parameters: those it only reads, then those it writes, each in
+// graph order.
 std::vector<const Buffer *> filter_parameters(const FilterGraph &g, const Filter &f) {
     std::vector<const Buffer *> out;
     for (const Buffer &b : g.buffers) {
-        if (contains(f.reads, b.name) || contains(f.writes, b.name)) out.push_back(&b);
+        if (contains(f.reads, b.name) && !contains(f.writes, b.name)) out.push_back(&b);
+    }
+    for (const Buffer &b : g.buffers) {
+        if (contains(f.writes, b.name)) out.push_back(&b);
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // check_program: rejects Halide programs and schedules that HLS cannot express.
 #include "frontend/halide/Intake.h"
 #include "flowhls/Error.h"
+#include "support/Names.h"
 
 #include <cctype>
 #include <map>
@@ -48,7 +49,7 @@ std::string loop_directive(ForType t) {
 
 void check_stage(const Function &f, const Definition &def, int stage, HlsTarget target) {
     const std::string stage_name =
-        stage == 0 ? "Func '" + f.name() + "'" : "Func '" + f.name() + "' update " + std::to_string(stage - 1);
+        stage == 0 ? "Func '" + halide_base_name(f.name()) + "'" : "Func '" + halide_base_name(f.name()) + "' update " + std::to_string(stage - 1);
     for (const Dim &d : def.schedule().dims()) {
         std::string directive = loop_directive(d.for_type);
         if (!directive.empty()) {
@@ -57,7 +58,7 @@ void check_stage(const Function &f, const Definition &def, int stage, HlsTarget 
                         " target; remove it from the schedule (use unroll for replicated work)");
         }
         if (d.device_api != Halide::DeviceAPI::None && d.device_api != Halide::DeviceAPI::Host) {
-            throw Error(stage_name + ": loop '" + d.var +
+            throw Error(stage_name + ": loop '" + halide_base_name(d.var) +
                         "' is scheduled on a device (GPU/Hexagon/...); flowhls generates HLS code for the whole pipeline and does not accept device schedules");
         }
     }
@@ -71,21 +72,21 @@ void check_stage(const Function &f, const Definition &def, int stage, HlsTarget 
 
 void check_function(Function f, HlsTarget target) {
     if (f.has_extern_definition()) {
-        throw Error("Func '" + f.name() +
+        throw Error("Func '" + halide_base_name(f.name()) +
                     "' is an extern stage (define_extern); extern stages cannot be compiled to HLS");
     }
     for (Halide::Type t : f.output_types()) {
         if (!supported_type(t)) {
-            throw Error("Func '" + f.name() + "' has type " + describe_type(t) +
+            throw Error("Func '" + halide_base_name(f.name()) + "' has type " + describe_type(t) +
                         ", which flowhls does not support (supported: int8-64, uint8-64, float32, float64)");
         }
     }
-    if (f.schedule().memoized()) throw Error("Func '" + f.name() + "': memoize() is not supported by flowhls");
-    if (f.schedule().async()) throw Error("Func '" + f.name() + "': async() is not supported by flowhls");
+    if (f.schedule().memoized()) throw Error("Func '" + halide_base_name(f.name()) + "': memoize() is not supported by flowhls");
+    if (f.schedule().async()) throw Error("Func '" + halide_base_name(f.name()) + "': async() is not supported by flowhls");
     Halide::MemoryType mt = f.schedule().memory_type();
     if (mt != Halide::MemoryType::Auto && mt != Halide::MemoryType::Heap && mt != Halide::MemoryType::Stack &&
         mt != Halide::MemoryType::Register) {
-        throw Error("Func '" + f.name() + "': store_in() with a device memory type is not supported by flowhls");
+        throw Error("Func '" + halide_base_name(f.name()) + "': store_in() with a device memory type is not supported by flowhls");
     }
     check_stage(f, f.definition(), 0, target);
     for (size_t i = 0; i < f.updates().size(); i++) {
@@ -131,9 +132,9 @@ void check_program(const HalideProgram &program, HlsTarget target) {
     std::map<std::string, Function> env;
     for (const ProgramOutput &out : program.outputs) {
         if (!out.func.defined()) throw Error("program '" + program.name + "' has an undefined output Func");
-        check_shape("output", out.func.name(), out.shape, out.func.dimensions());
+        check_shape("output", halide_base_name(out.func.name()), out.shape, out.func.dimensions());
         if (out.func.outputs() != 1) {
-            throw Error("output Func '" + out.func.name() + "' returns a Tuple; tuple-valued outputs are not supported yet");
+            throw Error("output Func '" + halide_base_name(out.func.name()) + "' returns a Tuple; tuple-valued outputs are not supported yet");
         }
         for (const auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
     }

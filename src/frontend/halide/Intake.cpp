@@ -113,6 +113,10 @@ private:
         if (!had) bound.erase(op->name);
     }
     void visit(const Load *op) override {
+        if (op->image.defined()) {
+            fail("it reads the embedded Halide::Buffer '" + op->name +
+                 "'; constant buffers are not supported yet (pass it as an ImageParam input)");
+        }
         check_type(op->type, "load");
         IRVisitor::visit(op);
     }
@@ -192,6 +196,16 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
     Halide::Module module("", hls_lowering_target());
     try {
         Halide::Pipeline pipeline(outputs);
+        for (const Halide::Argument &a : pipeline.infer_arguments()) {
+            if (a.is_scalar()) {
+                throw Error("program '" + program.name + "' has a scalar parameter '" + a.name +
+                            "'; scalar kernel parameters are not supported yet (bind it to a constant)");
+            }
+            if (!inputs.count(a.name)) {
+                throw Error("program '" + program.name + "' reads buffer '" + a.name +
+                            "', which is not one of its declared inputs (its shape is unknown)");
+            }
+        }
         module = pipeline.compile_to_module(arguments, program.name, hls_lowering_target());
     } catch (const Halide::Error &e) {
         throw Error("Halide rejected program '" + program.name + "': " + std::string(e.what()));

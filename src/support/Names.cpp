@@ -1,0 +1,24 @@
+// halide_base_name: strips the uniquifying "$N" suffixes from Halide names.
+#include "support/Names.h"
+
+#include <cctype>
+
+namespace flowhls {
+
+std::string halide_base_name(const std::string &name) {
+    std::string out;
+    for (size_t i = 0; i < name.size(); i++) {
+        if (name[i] == '$' && i + 1 < name.size() && std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
+            size_t j = i + 1;
+            while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) j++;
+            if (j == name.size() || name[j] == '.') {
+                i = j - 1;
+                continue;
+            }
+        }
+        out += name[i];
+    }
+    return out;
+}
+
+}  // namespace flowhls

@@ -1,0 +1,66 @@
+// Helpers shared by the tests.
+#include "TestSupport.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace flowhls::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+    std::string templ = (fs::temp_directory_path() / "flowhls-test-XXXXXX").string();
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = buf.data();
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+std::string check_golden(const std::string &name, const std::string &actual) {
+    std::string path = std::string(FLOWHLS_GOLDEN_DIR) + "/" + name;
+    std::string expected = read_file(path);
+    if (expected == actual) return "";
+    std::string out = fs::absolute(name + ".actual").string();
+    std::ofstream(out, std::ios::binary) << actual;
+    return "output differs from golden file " + path + "; actual output written to " + out +
+           " (copy it over the golden file if the change is intended)";
+}
+
+int run_flowhls(const std::string &args, std::string *output) {
+    std::string cmd = std::string(FLOWHLS_BIN) + " " + args + " 2>&1";
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    size_t n;
+    output->clear();
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+HalideProgram small_program() {
+    Halide::ImageParam input(Halide::Float(32), 2, "input");
+    Halide::Var x("x"), y("y");
+    Halide::Func blur("blur"), scaled("scaled");
+    blur(x, y) = input(x, y) + input(x + 1, y) + input(x + 2, y);
+    scaled(x, y) = blur(x, y) * 0.5f;
+    blur.compute_root();
+    return HalideProgram{"small", {{input, {8, 4}, 0.0, 1.0}}, {{scaled, {6, 4}}}};
+}
+
+}  // namespace flowhls::test

@@ -1,0 +1,37 @@
+// Helpers shared by the tests: temporary directories, golden files, small programs.
+#pragma once
+
+#include "flowhls/HalideProgram.h"
+
+#include <string>
+
+namespace flowhls::test {
+
+/// A fresh directory under the system temp dir, removed when the object dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    const std::string &path() const { return path_; }
+    std::string operator/(const std::string &name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+/// Compares `actual` with tests/golden/`name`. On a mismatch the actual text is written
+/// next to the build (name + ".actual") and a diff-friendly message is returned; "" if equal.
+std::string check_golden(const std::string &name, const std::string &actual);
+
+/// Reads a whole file ("" if it does not exist).
+std::string read_file(const std::string &path);
+
+/// Runs the flowhls binary with `args` (a shell-quoted string); returns its exit status and
+/// fills `output` with stdout and stderr.
+int run_flowhls(const std::string &args, std::string *output);
+
+/// A two-stage program small enough for golden tests: a 3-tap horizontal blur of an 8x4
+/// float image followed by a scale, both stages at the root.
+HalideProgram small_program();
+
+}  // namespace flowhls::test

@@ -1,0 +1,154 @@
+// Tests of the flowhls command line: listing, compile + csim, bad input, determinism.
+#include "TestSupport.h"
+#include "flowhls/Compiler.h"
+#include "flowhls/Error.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace flowhls {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Cli, ExamplesListsNameFirst) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("examples", &out), 0) << out;
+    for (const char *name : {"brighten_blur", "gaussian", "harris", "unsharp", "upsample", "gemm", "2mm", "conv_relu"}) {
+        EXPECT_NE(out.find(std::string("\n") + name + "  schedules: root,linebuffer"), std::string::npos)
+            << name << "\n" << out;
+    }
+}
+
+TEST(Cli, CompileWithCsimPrintsProjectAndVerdict) {
+    test::TempDir dir;
+    std::string out;
+    int rc = test::run_flowhls("compile --example gaussian --schedule linebuffer -o " + (dir / "g") + " --csim", &out);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("project:  " + (dir / "g")), std::string::npos) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    for (const char *f : {"kernel.cpp", "kernel.h", "tb.cpp", "Makefile", "run_hls.tcl", "README.md", "report.txt",
+                          "graph.txt", "include/flowhls_math.h", "include/flowhls_tb.h", "include/csim/hls_stream.h",
+                          "data/input.npy", "data/blur_y.expected.npy"}) {
+        EXPECT_TRUE(fs::exists(dir / ("g/" + std::string(f)))) << f;
+    }
+    // Re-running csim on the directory works the same.
+    EXPECT_EQ(test::run_flowhls("csim " + (dir / "g"), &out), 0) << out;
+}
+
+TEST(Cli, CsimDetectsAWrongResult) {
+    test::TempDir dir;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e upsample -o " + (dir / "u"), &out), 0) << out;
+    // Corrupt the expected output: the simulation must fail with exit code 1.
+    std::string ref = test::read_file(dir / "u/data/upsampled.expected.npy");
+    ref[ref.size() - 1] ^= 1;
+    std::ofstream(dir / "u/data/upsampled.expected.npy", std::ios::binary) << ref;
+    EXPECT_EQ(test::run_flowhls("csim " + (dir / "u"), &out), 1) << out;
+    EXPECT_NE(out.find("csim: FAIL"), std::string::npos) << out;
+    EXPECT_NE(out.find("1 mismatches"), std::string::npos) << out;
+}
+
+void expect_clean_failure(const std::string &args, const std::string &message, const test::TempDir &dir) {
+    std::string out;
+    EXPECT_EQ(test::run_flowhls(args, &out), 2) << out;
+    EXPECT_NE(out.find("flowhls: error: " + message), std::string::npos) << out;
+    // No partial output: the temp directory holds nothing but what the test made.
+    for (const auto &e : fs::directory_iterator(dir.path())) {
+        EXPECT_EQ(e.path().filename().string().rfind(".", 0), std::string::npos) << "left behind: " << e.path();
+        EXPECT_NE(e.path().filename(), "out") << "left behind: " << e.path();
+    }
+}
+
+TEST(Cli, UnknownExample) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e no_such -o " + (dir / "out"), "unknown example 'no_such'", dir);
+}
+
+TEST(Cli, UnknownSchedule) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e gemm -s fastest -o " + (dir / "out"), "example 'gemm' has no schedule 'fastest'",
+                         dir);
+}
+
+TEST(Cli, UnsupportedScheduleDirective) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e gemm -s vectorized -o " + (dir / "out"),
+                         "Func 'prod': the vectorize directive on loop", dir);
+    expect_clean_failure("compile -e conv_relu -s parallel -o " + (dir / "out"),
+                         "Func 'relu': the parallel directive on loop 'c'", dir);
+}
+
+TEST(Cli, UnwritableOutputDirectory) {
+    test::TempDir dir;
+    std::ofstream(dir / "file") << "x";
+    expect_clean_failure("compile -e gemm -o " + (dir / "file/out"), "cannot write output directory", dir);
+    fs::remove(dir / "file");
+}
+
+TEST(Cli, RefusesToReplaceAForeignDirectory) {
+    test::TempDir dir;
+    fs::create_directories(dir / "mine");
+    std::ofstream(dir / "mine/notes.txt") << "keep me";
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile -e gemm -o " + (dir / "mine"), &out), 2) << out;
+    EXPECT_NE(out.find("was not created by flowhls"), std::string::npos) << out;
+    EXPECT_EQ(test::read_file(dir / "mine/notes.txt"), "keep me");
+}
+
+TEST(Cli, DynamicShapeThroughTheApiLeavesNoOutput) {
+    test::TempDir dir;
+    HalideProgram p = test::small_program();
+    p.inputs[0].shape.clear();
+    CompileOptions o;
+    o.output_dir = dir / "out";
+    try {
+        compile(p, o);
+        FAIL() << "expected an error";
+    } catch (const flowhls::Error &e) {
+        EXPECT_NE(std::string(e.what()).find("dynamic shape"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(Cli, UnknownPassForDumpAfter) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e gemm --dump-after nope -o " + (dir / "out"), "--dump-after: unknown pass 'nope'",
+                         dir);
+}
+
+TEST(Cli, DumpGraphAndDumpAfter) {
+    test::TempDir dir;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e brighten_blur --dump-graph --dump-after legalize-names --time-passes -o " +
+                                    (dir / "o"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("// ---- after extraction\ngraph brighten_blur"), std::string::npos) << out;
+    EXPECT_NE(out.find("// ---- after legalize-names"), std::string::npos) << out;
+    EXPECT_NE(out.find("pass check-dataflow"), std::string::npos) << out;
+}
+
+TEST(Cli, OutputIsDeterministic) {
+    test::TempDir dir;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e conv_relu -s linebuffer -o " + (dir / "a"), &out), 0) << out;
+    ASSERT_EQ(test::run_flowhls("compile -e conv_relu -s linebuffer -o " + (dir / "b"), &out), 0) << out;
+    size_t files = 0;
+    for (const auto &e : fs::recursive_directory_iterator(dir / "a")) {
+        if (!e.is_regular_file()) continue;
+        std::string rel = fs::relative(e.path(), dir / "a").string();
+        EXPECT_EQ(test::read_file(e.path().string()), test::read_file(dir / ("b/" + rel))) << rel;
+        files++;
+    }
+    EXPECT_GE(files, 10u);
+    // Compiling again into the same directory replaces it.
+    ASSERT_EQ(test::run_flowhls("compile -e gemm -o " + (dir / "a"), &out), 0) << out;
+    EXPECT_FALSE(fs::exists(dir / "a/data/weights.npy"));
+    EXPECT_TRUE(fs::exists(dir / "a/data/A.npy"));
+}
+
+}  // namespace
+}  // namespace flowhls
