@@ -185,6 +185,9 @@ std::string CPrinter::call(const Call *op) const {
     }
     if (op->call_type == Call::PureExtern) {
         const std::string &n = op->name;
+        if (n == "nan_f32") return "((float)NAN)";
+        if (n == "inf_f32") return "((float)INFINITY)";
+        if (n == "neg_inf_f32") return "(-(float)INFINITY)";
         if (n == "is_nan_f32" || n == "is_nan_f64") return "((bool)isnan(" + arg(0) + "))";
         if (n == "is_inf_f32" || n == "is_inf_f64") return "((bool)isinf(" + arg(0) + "))";
         if (n == "is_finite_f32" || n == "is_finite_f64") return "((bool)isfinite(" + arg(0) + "))";

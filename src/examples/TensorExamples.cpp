@@ -43,7 +43,8 @@ ExampleDef gemm() {
          [](const HalideProgram &p) {
              Func prod = stage(p, "prod");
              prod.compute_root();
-             prod.update().reorder(prod.args()[0], Halide::RVar("k"), prod.args()[1]);
+             Halide::RVar k(prod.update().get_schedule().rvars().at(0).var);
+             prod.update().reorder(prod.args()[0], k, prod.args()[1]);
          }},
         {"vectorized", "product at the root, i vectorized by 8 (for targets that map vectors; vitis refuses it)",
          [](const HalideProgram &p) {

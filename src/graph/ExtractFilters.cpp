@@ -32,26 +32,39 @@ public:
 
 private:
     std::string filter;
+    // Ranges of the enclosing loop variables, and the enclosing lets (innermost last),
+    // which are substituted before bounding so that bounds only see loop variables.
     Scope<Interval> scope;
+    std::vector<std::pair<std::string, Halide::Expr>> lets;
     using IRMutator::visit;
 
+    Halide::Expr in_loop_terms(Halide::Expr e) const {
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) e = substitute(it->first, it->second, e);
+        return simplify(substitute_in_all_lets(e));
+    }
     Stmt visit(const For *op) override {
-        Halide::Expr lo = find_constant_bound(op->min, Direction::Lower, scope);
-        Halide::Expr hi = find_constant_bound(simplify(op->min + op->extent - 1), Direction::Upper, scope);
+        Halide::Expr lo = find_constant_bound(in_loop_terms(op->min), Direction::Lower, scope);
+        Halide::Expr hi = find_constant_bound(in_loop_terms(op->min + op->extent - 1), Direction::Upper, scope);
         ScopedBinding<Interval> bind(scope, op->name, Interval(lo.defined() ? lo : Interval::neg_inf(),
                                                                hi.defined() ? hi : Interval::pos_inf()));
         return IRMutator::visit(op);
     }
     Stmt visit(const LetStmt *op) override {
-        Interval i = bounds_of_expr_in_scope(op->value, scope);
-        ScopedBinding<Interval> bind(scope, op->name, i);
-        return IRMutator::visit(op);
+        lets.emplace_back(op->name, op->value);
+        Stmt s = IRMutator::visit(op);
+        lets.pop_back();
+        return s;
     }
     Stmt visit(const Allocate *op) override {
-        int64_t size = constant_size(op->extents, scope);
+        std::vector<Halide::Expr> extents;
+        for (const Halide::Expr &e : op->extents) extents.push_back(in_loop_terms(e));
+        int64_t size = constant_size(extents, scope);
         if (size < 0) {
-            throw Error("filter '" + filter + "': the storage of '" + halide_base_name(op->name) +
-                        "' has no constant size bound; give the Func a bounded region (bound() or a different store_at level)");
+            std::ostringstream extents;
+            for (size_t i = 0; i < op->extents.size(); i++) extents << (i ? " x " : "") << op->extents[i];
+            throw Error("filter '" + filter + "': the storage of '" + halide_base_name(op->name) + "' (" +
+                        extents.str() +
+                        ") has no constant size bound; give the Func a bounded region (bound() or a different store_at level)");
         }
         bool found = false;
         for (LocalBuffer &l : locals) {

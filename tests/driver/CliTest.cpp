@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 TEST(Cli, ExamplesListsNameFirst) {
     std::string out;
     ASSERT_EQ(test::run_flowhls("examples", &out), 0) << out;
+    out = "\n" + out;
     for (const char *name : {"brighten_blur", "gaussian", "harris", "unsharp", "upsample", "gemm", "2mm", "conv_relu"}) {
         EXPECT_NE(out.find(std::string("\n") + name + "  schedules: root,linebuffer"), std::string::npos)
             << name << "\n" << out;

@@ -116,7 +116,7 @@ TEST(Semantics, OperatorsMatchHalideJit) {
     using namespace Halide;
     ImageParam a(Int(32), 1, "a"), b(Int(32), 1, "b"), f(Float(32), 1, "f"), u(UInt(8), 1, "u");
     Var x("x");
-    Func ints("ints"), floats("floats"), bytes("bytes");
+    Func ints("ints"), floats("floats"), trig("trig"), bytes("bytes");
     Expr ai = a(x), bi = b(x);
     ints(x) = ai / bi + (ai % bi) * 3 + ai / 4 - ai % 7 + min(ai, bi) * max(ai, -bi) + select(ai > bi, ai, bi) +
               (ai >> 2) + (bi << 3) + abs(ai) + cast<int32_t>(cast<int16_t>(ai * 1000));
@@ -124,14 +124,17 @@ TEST(Semantics, OperatorsMatchHalideJit) {
     floats(x) = fi / 3.0f + floor(fi * 7.0f) + sqrt(abs(fi)) + exp(fi) - log(abs(fi) + 1.0f) + min(fi, 0.25f) +
                 max(fi, -0.25f) + pow(abs(fi), 1.5f) + sin(fi) * cos(fi) + tanh(fi) + fi % 0.3f +
                 cast<float>(cast<int32_t>(fi * 100.0f)) + round(fi * 10.0f);
+    Expr h = fi * 0.2f;  // in [-0.8, 0.8]
+    trig(x) = tan(h) + asin(h) + acos(h) + atan(fi) + atan2(fi, h + 1.0f) + sinh(h) + cosh(h) + asinh(fi) +
+              acosh(abs(fi) + 1.0f) + atanh(h) + ceil(fi * 3.0f) + trunc(fi * 3.0f) + pow(fi, 2.0f) + pow(fi, 3.0f) +
+              pow(fi, 0.0f) + select(is_nan(sqrt(fi)), 1.0f, 0.0f) + exp(-fi * fi) + log(abs(fi) + 0.5f);
     Expr ui = u(x);
     bytes(x) = ui * cast<uint8_t>(3) + cast<uint8_t>(ui / cast<uint8_t>(7)) - (ui >> 1) + (ui ^ cast<uint8_t>(0x5a)) +
                cast<uint8_t>(cast<int32_t>(ui) - 300);
-    ints.compute_root();
-    floats.compute_root();
+
     HalideProgram p{"semantics",
                     {{a, {512}, -1000, 1000}, {b, {512}, -9, 9}, {f, {512}, -4.0, 4.0}, {u, {512}, 0, 255}},
-                    {{ints, {512}}, {floats, {512}}, {bytes, {512}}}};
+                    {{ints, {512}}, {floats, {512}}, {trig, {512}}, {bytes, {512}}}};
     compile_and_simulate(p, true);
 }
 

@@ -1,6 +1,7 @@
 // lower_for_hls: binds static shapes, lowers with Halide and strips CPU-specific IR.
 #include "frontend/halide/Intake.h"
 #include "flowhls/Error.h"
+#include "frontend/halide/LowerMath.h"
 
 #include <map>
 #include <set>
@@ -243,6 +244,7 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
     body = simplify(body);
     body = lower_intrinsics(body);
     body = simplify(body);
+    body = lower_halide_math(body);
 
     VerifyHlsReady verify;
     body.accept(&verify);

@@ -4,6 +4,8 @@
 #include "frontend/halide/Intake.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace flowhls {
 
@@ -41,7 +43,34 @@ void fill(Halide::Buffer<> &buf, SplitMix64 &rng, double low, double high) {
 }
 
 
+// A JIT context whose allocations start filled with one byte value, so that reads of
+// storage the pipeline never wrote show up as results that depend on that value.
+struct PoisonContext : Halide::JITUserContext {
+    unsigned char poison = 0;
+};
+
+void *poisoned_malloc(Halide::JITUserContext *ctx, size_t size) {
+    size_t rounded = (size + 127) / 128 * 128;
+    void *p = std::aligned_alloc(128, rounded == 0 ? 128 : rounded);
+    if (p) std::memset(p, static_cast<PoisonContext *>(ctx)->poison, size);
+    return p;
+}
+
+void poisoned_free(Halide::JITUserContext *, void *p) { std::free(p); }
+
+bool same_bits(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
+    return a.size_in_bytes() == b.size_in_bytes() && std::memcmp(a.data(), b.data(), a.size_in_bytes()) == 0;
+}
+
 }  // namespace
+
+bool same_outputs(const ReferenceData &a, const ReferenceData &b) {
+    if (a.outputs.size() != b.outputs.size()) return false;
+    for (size_t i = 0; i < a.outputs.size(); i++) {
+        if (!same_bits(a.outputs[i], b.outputs[i])) return false;
+    }
+    return true;
+}
 
 std::vector<Halide::Buffer<>> random_inputs(const HalideProgram &program, uint64_t seed) {
     std::vector<Halide::Buffer<>> out;
@@ -71,9 +100,11 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
     ReferenceData data;
     data.inputs = inputs;
     std::vector<Halide::Func> funcs;
+    std::vector<Halide::Buffer<>> second;
     for (const ProgramOutput &out : program.outputs) {
         funcs.push_back(out.func);
         data.outputs.emplace_back(out.func.output_types()[0], out.shape);
+        second.emplace_back(out.func.output_types()[0], out.shape);
     }
     for (size_t i = 0; i < program.inputs.size(); i++) {
         Halide::ImageParam p = program.inputs[i].param;
@@ -82,9 +113,20 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
     Halide::Pipeline pipeline(funcs);
     Halide::Target target = Halide::get_host_target().with_feature(Halide::Target::StrictFloat);
     std::string failure;
+    // Two runs whose temporary storage starts with different contents must agree.
+    bool consistent = true;
     try {
+        PoisonContext zeros, ones;
+        ones.poison = 0xff;
+        for (PoisonContext *ctx : {&zeros, &ones}) {
+            ctx->handlers.custom_malloc = poisoned_malloc;
+            ctx->handlers.custom_free = poisoned_free;
+        }
         Halide::Realization r(data.outputs);
-        pipeline.realize(r, target);
+        pipeline.realize(&zeros, r, target);
+        Halide::Realization r2(second);
+        pipeline.realize(&ones, r2, target);
+        for (size_t i = 0; i < second.size(); i++) consistent &= same_bits(data.outputs[i], second[i]);
     } catch (const Halide::Error &e) {
         failure = e.what();
     }
@@ -94,6 +136,11 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
     }
     if (!failure.empty()) {
         throw Error("the Halide JIT reference of '" + program.name + "' failed: " + failure);
+    }
+    if (!consistent) {
+        throw Error("the schedule of '" + program.name +
+                    "' reads storage it never wrote: Halide's JIT gives different results depending on the initial "
+                    "contents of memory, so there is no reference to verify against; change the schedule");
     }
     return data;
 }
