@@ -11,7 +11,17 @@ namespace flowhls {
 /// One input image of a program: the Halide parameter, its static shape and the value
 /// range that generated test data is drawn from.
 struct ProgramInput {
-    Halide::ImageParam param;
+    ProgramInput() = default;
+    /// An ImageParam input.
+    ProgramInput(const Halide::ImageParam &image, std::vector<int> shape, double low = 0.0, double high = 1.0)
+        : param(image.parameter()), shape(std::move(shape)), low(low), high(high) {}
+    /// Any buffer parameter (for example a Generator's Input<Buffer<>>).
+    ProgramInput(const Halide::Internal::Parameter &param, std::vector<int> shape, double low = 0.0,
+                 double high = 1.0)
+        : param(param), shape(std::move(shape)), low(low), high(high) {}
+
+    /// The buffer parameter the pipeline reads.
+    Halide::Internal::Parameter param;
     /// Extent of each dimension, innermost (Halide dimension 0) first. Minimums are 0.
     std::vector<int> shape;
     /// Random test inputs are drawn uniformly from [low, high] (integers: inclusive).

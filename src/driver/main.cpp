@@ -50,12 +50,10 @@ int run_compile(const CompileArgs &a) {
     }
     if (a.example.empty()) throw flowhls::Error("nothing to compile: give --example NAME (see 'flowhls examples')");
     flowhls::HalideProgram program = flowhls::build_example(a.example, a.schedule);
-    std::string schedule = a.schedule.empty() ? flowhls::list_examples().empty() ? "" : [&] {
-        for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
-            if (e.name == a.example) return e.schedules.front();
-        }
-        return std::string();
-    }() : a.schedule;
+    std::string schedule = a.schedule;
+    for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
+        if (schedule.empty() && e.name == a.example) schedule = e.schedules.front();
+    }
     flowhls::CompileOptions o;
     o.target = flowhls::parse_hls_target(a.target);
     o.output_dir = a.output.empty() ? "flowhls-out/" + a.example + "_" + schedule : a.output;

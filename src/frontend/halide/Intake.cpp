@@ -158,10 +158,13 @@ Halide::Target hls_lowering_target() {
 
 void bind_static_shapes(const HalideProgram &program) {
     for (const ProgramInput &in : program.inputs) {
-        Halide::ImageParam p = in.param;
-        int64_t stride = 1;
+        Parameter p = in.param;
+        int stride = 1;
         for (size_t d = 0; d < in.shape.size(); d++) {
-            p.dim(static_cast<int>(d)).set_bounds(0, in.shape[d]).set_stride(static_cast<int>(stride));
+            int dim = static_cast<int>(d);
+            p.set_min_constraint(dim, 0);
+            p.set_extent_constraint(dim, in.shape[d]);
+            p.set_stride_constraint(dim, stride);
             stride *= in.shape[d];
         }
     }
@@ -184,7 +187,8 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
     std::vector<Halide::Argument> arguments;
     std::map<std::string, const ProgramInput *> inputs;
     for (const ProgramInput &in : program.inputs) {
-        arguments.push_back(in.param);
+        arguments.emplace_back(in.param.name(), Halide::Argument::InputBuffer, in.param.type(),
+                               in.param.dimensions(), Halide::ArgumentEstimates());
         inputs[in.param.name()] = &in;
     }
     std::vector<Halide::Func> outputs;

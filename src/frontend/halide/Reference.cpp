@@ -107,8 +107,8 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
         second.emplace_back(out.func.output_types()[0], out.shape);
     }
     for (size_t i = 0; i < program.inputs.size(); i++) {
-        Halide::ImageParam p = program.inputs[i].param;
-        p.set(inputs.at(i));
+        Halide::Internal::Parameter p = program.inputs[i].param;
+        p.set_buffer(inputs.at(i));
     }
     Halide::Pipeline pipeline(funcs);
     Halide::Target target = Halide::get_host_target().with_feature(Halide::Target::StrictFloat);
@@ -131,8 +131,8 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
         failure = e.what();
     }
     for (const ProgramInput &in : program.inputs) {
-        Halide::ImageParam p = in.param;
-        p.reset();
+        Halide::Internal::Parameter p = in.param;
+        p.set_buffer(Halide::Buffer<>());
     }
     if (!failure.empty()) {
         throw Error("the Halide JIT reference of '" + program.name + "' failed: " + failure);
