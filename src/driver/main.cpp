@@ -3,6 +3,7 @@
 #include "flowhls/Csim.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
+#include "flowhls/Generators.h"
 
 #include <CLI/CLI.hpp>
 
@@ -12,7 +13,8 @@
 namespace {
 
 struct CompileArgs {
-    std::string example, schedule, output, target = "vitis", model;
+    std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
+    std::vector<std::string> plugins, shapes, params;
     uint64_t seed = 1;
     bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false;
     std::vector<std::string> dump_after, disabled;
@@ -44,19 +46,59 @@ int report_csim(const flowhls::CsimResult &r, bool verbose) {
     return r.passed ? 0 : 1;
 }
 
-int run_compile(const CompileArgs &a) {
-    if (!a.model.empty()) {
-        throw flowhls::Error("'" + a.model + "': compiling model files is not supported yet; use --example NAME");
+// Splits "NAME=VALUE" of option `option`.
+std::pair<std::string, std::string> key_value(const std::string &text, const char *option) {
+    size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw flowhls::Error(std::string(option) + " '" + text + "': expected NAME=VALUE");
     }
-    if (a.example.empty()) throw flowhls::Error("nothing to compile: give --example NAME (see 'flowhls examples')");
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// The program a compile command names, a label for messages and the default output directory.
+flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *label, std::string *default_dir) {
+    if (!a.model.empty()) {
+        throw flowhls::Error("'" + a.model + "': compiling model files is not supported yet; use --example or --generator");
+    }
+    if (!a.example.empty() && !a.generator.empty()) throw flowhls::Error("give either --example or --generator, not both");
+    if (!a.generator.empty()) {
+        if (!a.schedule.empty()) throw flowhls::Error("--schedule applies to examples; a generator schedules itself");
+        flowhls::GeneratorRequest r;
+        r.plugins = a.plugins;
+        r.generator = a.generator;
+        r.kernel_name = a.kernel_name;
+        for (const std::string &p : a.params) r.params.insert(key_value(p, "--param"));
+        for (const std::string &s : a.shapes) {
+            auto kv = key_value(s, "--shape");
+            r.shapes[kv.first] = flowhls::parse_shape(kv.second, "--shape " + kv.first);
+        }
+        *label = "generator " + a.generator;
+        *default_dir = "flowhls-out/" + a.generator;
+        return flowhls::load_generator(r);
+    }
+    if (a.example.empty()) {
+        throw flowhls::Error("nothing to compile: give --example NAME (see 'flowhls examples') or --generator NAME");
+    }
+    if (!a.shapes.empty() || !a.params.empty() || !a.plugins.empty()) {
+        throw flowhls::Error("--shape, --param and --plugin apply to --generator, not to examples");
+    }
     flowhls::HalideProgram program = flowhls::build_example(a.example, a.schedule);
     std::string schedule = a.schedule;
     for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
         if (schedule.empty() && e.name == a.example) schedule = e.schedules.front();
     }
+    if (!a.kernel_name.empty()) program.name = a.kernel_name;
+    *label = "example " + a.example + " (schedule " + schedule + ")";
+    *default_dir = "flowhls-out/" + a.example + "_" + schedule;
+    return program;
+}
+
+int run_compile(const CompileArgs &a) {
+    std::string label, default_dir;
+    flowhls::HalideProgram program = program_to_compile(a, &label, &default_dir);
     flowhls::CompileOptions o;
     o.target = flowhls::parse_hls_target(a.target);
-    o.output_dir = a.output.empty() ? "flowhls-out/" + a.example + "_" + schedule : a.output;
+    o.output_dir = a.output.empty() ? default_dir : a.output;
     for (char &c : o.output_dir) {
         if (c == ':') c = '_';
     }
@@ -69,7 +111,7 @@ int run_compile(const CompileArgs &a) {
     o.log_stream = (a.verbose || a.time_passes || terminal) ? &std::cerr : nullptr;
     flowhls::CompileResult r = flowhls::compile(program, o);
 
-    std::cout << "flowhls: example " << a.example << " (schedule " << schedule << ") compiled for " << a.target << "\n";
+    std::cout << "flowhls: " << label << " compiled for " << a.target << "\n";
     std::cout << "  kernel:   " << r.kernel_name << ", " << r.filters.size() << " filter(s):";
     for (const std::string &f : r.filters) std::cout << " " << f;
     std::cout << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
@@ -99,11 +141,20 @@ int main(int argc, char **argv) {
 
     app.add_subcommand("examples", "list the bundled examples: name, schedules, description");
     app.add_subcommand("passes", "list the optimization passes in pipeline order");
+    std::vector<std::string> gen_plugins;
+    CLI::App *generators = app.add_subcommand("generators", "list the registered Halide Generators");
+    generators->add_option("--plugin", gen_plugins, "shared library with Halide Generators to load (repeatable)");
 
     CompileArgs ca;
     CLI::App *compile = app.add_subcommand("compile", "compile a pipeline into an HLS project directory");
     compile->add_option("model", ca.model, "model file (not supported yet)");
     compile->add_option("-e,--example", ca.example, "bundled example to compile (see 'flowhls examples')");
+    compile->add_option("-g,--generator", ca.generator, "registered Halide Generator to compile");
+    compile->add_option("--plugin", ca.plugins, "shared library with Halide Generators to load (repeatable)");
+    compile->add_option("--shape", ca.shapes,
+                        "NAME=48x64: static shape of a generator input or output, outermost dimension first");
+    compile->add_option("--param", ca.params, "KEY=VALUE: a GeneratorParam value");
+    compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
     compile->add_option("-t,--target", ca.target, "HLS target: vitis")->capture_default_str();
@@ -140,6 +191,10 @@ int main(int argc, char **argv) {
     try {
         if (app.got_subcommand("examples")) return print_examples();
         if (app.got_subcommand("passes")) return print_passes();
+        if (generators->parsed()) {
+            for (const std::string &g : flowhls::list_generators(gen_plugins)) std::cout << g << "\n";
+            return 0;
+        }
         if (compile->parsed()) return run_compile(ca);
         if (csim->parsed()) return run_csim_command(sa);
     } catch (const flowhls::Error &e) {

@@ -40,11 +40,9 @@ public:
     // A fresh legal name derived from `original`.
     std::string fresh(const std::string &original) {
         std::string base = c_identifier(halide_base_name(original));
+        if (base.rfind("flowhls", 0) == 0) base = "v_" + base;  // the helpers' prefix
         std::string name = base;
-        for (int i = 2; used.count(name) || reserved_words().count(name) || name.rfind("flowhls", 0) == 0; i++) {
-            name = base + "_" + std::to_string(i);
-            if (base.rfind("flowhls", 0) == 0) name = "v_" + name;
-        }
+        for (int i = 2; used.count(name) || reserved_words().count(name); i++) name = base + "_" + std::to_string(i);
         used.insert(name);
         return name;
     }

@@ -153,3 +153,73 @@ TEST(Cli, OutputIsDeterministic) {
 
 }  // namespace
 }  // namespace flowhls
+
+namespace flowhls {
+namespace {
+
+std::string plugin_args() { return std::string("--plugin ") + FLOWHLS_TEST_PLUGIN + " "; }
+
+TEST(CliGenerator, ListsRegisteredGenerators) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("generators " + plugin_args(), &out), 0) << out;
+    EXPECT_NE(out.find("test_blend\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("test_box_blur\n"), std::string::npos) << out;
+}
+
+TEST(CliGenerator, CompilesAndSimulatesWithStaticShapes) {
+    test::TempDir dir;
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile -g test_box_blur " + plugin_args() +
+                                    "--param taps=5 --shape input=24x40 --shape output=24x36 -o " + (dir / "b") +
+                                    " --csim",
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_NE(out.find("kernel:   test_box_blur, 2 filter(s)"), std::string::npos) << out;
+    EXPECT_EQ(test::run_flowhls("compile -g test_blend " + plugin_args() +
+                                    "--shape a=16x20 --shape b=16x20 --shape output=16x19 --name blend -o " +
+                                    (dir / "c") + " --csim --sanitize",
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_NE(test::read_file(dir / "c/kernel.h").find("void blend(const uint8_t a[320], const uint8_t b[320], uint8_t output[304]);"),
+              std::string::npos);
+}
+
+TEST(CliGenerator, DynamicShapeIsAnError) {
+    test::TempDir dir;
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() + "--shape input=24x40 -o " + (dir / "out"),
+                         "output 'output' has a dynamic shape (2 dimensions); give it with --shape output=NxN", dir);
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() + "--shape output=24x36 -o " + (dir / "out"),
+                         "input 'input' has a dynamic shape", dir);
+}
+
+TEST(CliGenerator, BadShapesAndNames) {
+    test::TempDir dir;
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() +
+                             "--shape input=40 --shape output=24x36 -o " + (dir / "out"),
+                         "input 'input' has 2 dimensions but --shape gives 1", dir);
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() +
+                             "--shape input=24x4x0 --shape output=24x36 -o " + (dir / "out"),
+                         "--shape input: extents must be positive", dir);
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() +
+                             "--shape input=24x40 --shape output=24x36 --shape extra=3 -o " + (dir / "out"),
+                         "--shape extra: generator 'test_box_blur' has no input or output with that name", dir);
+    expect_clean_failure("compile -g no_such_generator " + plugin_args() + "-o " + (dir / "out"),
+                         "unknown generator 'no_such_generator'", dir);
+    expect_clean_failure("compile -g test_box_blur --plugin " + (dir / "missing.so") + " -o " + (dir / "out"),
+                         "cannot load generator plugin", dir);
+}
+
+TEST(CliGenerator, InputReadOutsideItsShapeIsReported) {
+    test::TempDir dir;
+    // The blur reads 3 columns more than the output has; an input of the same width is too small.
+    expect_clean_failure("compile -g test_box_blur " + plugin_args() +
+                             "--shape input=24x36 --shape output=24x36 -o " + (dir / "out"),
+                         "the Halide JIT reference of 'test_box_blur' failed", dir);
+}
+
+}  // namespace
+}  // namespace flowhls
