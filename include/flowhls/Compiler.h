@@ -13,9 +13,10 @@ namespace flowhls {
 /// The HLS tool the generated code is written for.
 enum class HlsTarget {
     Vitis,  ///< C++ for AMD/Xilinx Vitis HLS.
+    Bambu,  ///< C99 for PandA-Bambu.
 };
 
-/// Parses "vitis"; throws flowhls::Error for anything else.
+/// Parses "vitis" or "bambu"; throws flowhls::Error for anything else.
 HlsTarget parse_hls_target(const std::string &name);
 /// The name parse_hls_target accepts for `target`.
 std::string hls_target_name(HlsTarget target);

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 /* Euclidean division and modulo of signed integers (the remainder is never negative),
  * x / 0 == 0 and x % 0 == 0, as in Halide. */

@@ -1,107 +1,141 @@
-// flowhls_tb.h: testbench support for generated projects: .npy loading and output comparison.
+/* flowhls_tb.h: testbench support for generated projects (C99 and C++): .npy loading and
+ * comparison of outputs with their reference. */
 #ifndef FLOWHLS_TB_H
 #define FLOWHLS_TB_H
 
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-namespace flowhls_tb {
+/* Element kinds of the buffers a testbench compares. */
+enum { FLOWHLS_KIND_SIGNED = 0, FLOWHLS_KIND_UNSIGNED = 1, FLOWHLS_KIND_FLOAT = 2 };
 
-// Reads a little-endian, C-order .npy file into `data`, checking its dtype (`descr`, e.g.
-// "<f4") and element count. Exits with a message on any problem.
-template <typename T>
-void load_npy(const std::string &path, T *data, size_t count, const char *descr) {
-    FILE *f = std::fopen(path.c_str(), "rb");
+/* Reads a little-endian, C-order .npy file `dir`/`file` into `data`, checking its dtype
+ * (`descr`, e.g. "<f4") and element count. Exits with status 2 and a message on any problem. */
+static inline void flowhls_load_npy(const char *dir, const char *file, void *data, size_t elem_size, size_t count,
+                                    const char *descr) {
+    char path[4096];
+    char header[4096];
+    char expected[64];
+    unsigned char magic[10];
+    size_t header_len, elems = 1;
+    const char *shape, *p;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    f = fopen(path, "rb");
     if (!f) {
-        std::fprintf(stderr, "ERROR: cannot open %s\n", path.c_str());
-        std::exit(2);
+        fprintf(stderr, "ERROR: cannot open %s\n", path);
+        exit(2);
     }
-    unsigned char magic[8];
-    if (std::fread(magic, 1, 8, f) != 8 || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
-        std::fprintf(stderr, "ERROR: %s is not a .npy file\n", path.c_str());
-        std::exit(2);
+    if (fread(magic, 1, 10, f) != 10 || memcmp(magic, "\x93NUMPY", 6) != 0 || magic[6] != 1) {
+        fprintf(stderr, "ERROR: %s is not a version 1 .npy file\n", path);
+        exit(2);
     }
-    size_t header_len = 0;
-    if (magic[6] == 1) {
-        unsigned char b[2];
-        if (std::fread(b, 1, 2, f) != 2) header_len = 0;
-        else header_len = b[0] | (b[1] << 8);
-    } else {
-        unsigned char b[4];
-        if (std::fread(b, 1, 4, f) == 4) {
-            header_len = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<size_t>(b[3]) << 24);
+    header_len = (size_t)magic[8] | ((size_t)magic[9] << 8);
+    if (header_len == 0 || header_len >= sizeof header || fread(header, 1, header_len, f) != header_len) {
+        fprintf(stderr, "ERROR: %s has a truncated header\n", path);
+        exit(2);
+    }
+    header[header_len] = '\0';
+    snprintf(expected, sizeof expected, "'descr': '%s'", descr);
+    if (!strstr(header, expected)) {
+        fprintf(stderr, "ERROR: %s does not hold %s data: %s\n", path, descr, header);
+        exit(2);
+    }
+    if (!strstr(header, "'fortran_order': False")) {
+        fprintf(stderr, "ERROR: %s is in Fortran order\n", path);
+        exit(2);
+    }
+    shape = strstr(header, "'shape': (");
+    if (!shape) {
+        fprintf(stderr, "ERROR: %s has no shape\n", path);
+        exit(2);
+    }
+    for (p = shape + 10; *p && *p != ')';) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p) {
+            p++;
+            continue;
         }
-    }
-    std::string header(header_len, '\0');
-    if (header_len == 0 || std::fread(&header[0], 1, header_len, f) != header_len) {
-        std::fprintf(stderr, "ERROR: %s has a truncated header\n", path.c_str());
-        std::exit(2);
-    }
-    if (header.find(std::string("'descr': '") + descr + "'") == std::string::npos) {
-        std::fprintf(stderr, "ERROR: %s does not hold %s data: %s\n", path.c_str(), descr, header.c_str());
-        std::exit(2);
-    }
-    if (header.find("'fortran_order': False") == std::string::npos) {
-        std::fprintf(stderr, "ERROR: %s is in Fortran order\n", path.c_str());
-        std::exit(2);
-    }
-    size_t lp = header.find("'shape': (");
-    size_t rp = header.find(')', lp);
-    if (lp == std::string::npos || rp == std::string::npos) {
-        std::fprintf(stderr, "ERROR: %s has no shape\n", path.c_str());
-        std::exit(2);
-    }
-    size_t elems = 1;
-    std::string dims = header.substr(lp + 10, rp - lp - 10);
-    for (size_t p = 0; p < dims.size();) {
-        while (p < dims.size() && (dims[p] == ' ' || dims[p] == ',')) p++;
-        if (p >= dims.size()) break;
-        elems *= std::strtoull(dims.c_str() + p, nullptr, 10);
-        while (p < dims.size() && dims[p] != ',') p++;
+        elems *= (size_t)v;
+        p = end;
     }
     if (elems != count) {
-        std::fprintf(stderr, "ERROR: %s holds %zu values, the kernel expects %zu\n", path.c_str(), elems, count);
-        std::exit(2);
+        fprintf(stderr, "ERROR: %s holds %zu values, the kernel expects %zu\n", path, elems, count);
+        exit(2);
     }
-    if (std::fread(data, sizeof(T), count, f) != count) {
-        std::fprintf(stderr, "ERROR: %s is truncated\n", path.c_str());
-        std::exit(2);
+    if (fread(data, elem_size, count, f) != count) {
+        fprintf(stderr, "ERROR: %s is truncated\n", path);
+        exit(2);
     }
-    std::fclose(f);
+    fclose(f);
 }
 
-// Result of comparing one output with its reference.
-struct Comparison {
-    size_t count = 0;
-    size_t mismatches = 0;  // values outside the tolerance
-    size_t bit_diffs = 0;   // values whose bits differ
-    double max_abs = 0.0;
-    double max_rel = 0.0;
-    size_t first_bad = 0;
-    double first_got = 0.0, first_want = 0.0;
-};
+/* Element `i` of a buffer as a double. */
+static inline double flowhls_element(const void *data, size_t i, size_t elem_size, int kind) {
+    const unsigned char *p = (const unsigned char *)data + i * elem_size;
+    if (kind == FLOWHLS_KIND_FLOAT) {
+        if (elem_size == 4) {
+            float v;
+            memcpy(&v, p, 4);
+            return v;
+        } else {
+            double v;
+            memcpy(&v, p, 8);
+            return v;
+        }
+    }
+    if (kind == FLOWHLS_KIND_SIGNED) {
+        switch (elem_size) {
+        case 1: { int8_t v; memcpy(&v, p, 1); return v; }
+        case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+        case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+        default: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+        }
+    }
+    switch (elem_size) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
+    }
+}
 
-// Compares `got` with `want`: a value matches when both are NaN or
-// |got - want| <= atol + rtol * |want|.
-template <typename T>
-Comparison compare(const T *got, const T *want, size_t count, double atol, double rtol) {
-    Comparison c;
+/* Result of comparing one output with its reference. */
+typedef struct {
+    size_t count;
+    size_t mismatches; /* values outside the tolerance */
+    size_t bit_diffs;  /* values whose bits differ */
+    double max_abs, max_rel;
+    size_t first_bad;
+    double first_got, first_want;
+} flowhls_comparison;
+
+/* Compares `got` with `want`: a value matches when both are NaN or
+ * |got - want| <= atol + rtol * |want|. */
+static inline flowhls_comparison flowhls_compare(const void *got, const void *want, size_t elem_size, int kind,
+                                                 size_t count, double atol, double rtol) {
+    flowhls_comparison c;
+    size_t i;
+    memset(&c, 0, sizeof c);
     c.count = count;
-    for (size_t i = 0; i < count; i++) {
-        if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) c.bit_diffs++;
-        double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
-        bool both_nan = std::isnan(g) && std::isnan(w);
-        double err = both_nan ? 0.0 : std::fabs(g - w);
-        if (std::isnan(err)) err = INFINITY;
-        double rel = (err == 0.0) ? 0.0 : err / std::fabs(w);
+    for (i = 0; i < count; i++) {
+        double g = flowhls_element(got, i, elem_size, kind), w = flowhls_element(want, i, elem_size, kind);
+        int both_nan = isnan(g) && isnan(w);
+        double err = both_nan ? 0.0 : fabs(g - w);
+        double rel;
+        if (memcmp((const unsigned char *)got + i * elem_size, (const unsigned char *)want + i * elem_size,
+                   elem_size) != 0) {
+            c.bit_diffs++;
+        }
+        if (isnan(err)) err = INFINITY;
+        rel = err == 0.0 ? 0.0 : err / fabs(w);
         if (err > c.max_abs) c.max_abs = err;
         if (rel > c.max_rel) c.max_rel = rel;
-        if (!(err <= atol + rtol * std::fabs(w))) {
+        if (!(err <= atol + rtol * fabs(w))) {
             if (c.mismatches == 0) {
                 c.first_bad = i;
                 c.first_got = g;
@@ -113,41 +147,44 @@ Comparison compare(const T *got, const T *want, size_t count, double atol, doubl
     return c;
 }
 
-// Prints one line about an output; returns whether it passed.
-inline bool report(const char *name, const Comparison &c) {
-    std::printf("  output %s: %zu values, %zu mismatches, max abs error %.6g, max rel error %.6g, %s\n", name,
-                c.count, c.mismatches, c.max_abs, c.max_rel,
-                c.bit_diffs == 0 ? "bit-exact" : (std::to_string(c.bit_diffs) + " values differ in bits").c_str());
+/* Prints one line about an output; returns whether it passed. */
+static inline int flowhls_report(const char *name, flowhls_comparison c) {
+    printf("  output %s: %zu values, %zu mismatches, max abs error %.6g, max rel error %.6g, ", name, c.count,
+           c.mismatches, c.max_abs, c.max_rel);
+    if (c.bit_diffs == 0) printf("bit-exact\n");
+    else printf("%zu values differ in bits\n", c.bit_diffs);
     if (c.mismatches) {
-        std::printf("    first mismatch at index %zu: got %.9g, expected %.9g\n", c.first_bad, c.first_got,
-                    c.first_want);
+        printf("    first mismatch at index %zu: got %.9g, expected %.9g\n", c.first_bad, c.first_got, c.first_want);
     }
     return c.mismatches == 0;
 }
 
-// Command line of a testbench: [DATA_DIR] [--atol X] [--rtol Y].
-struct Args {
-    std::string data_dir = "data";
-    double atol = 0.0, rtol = 0.0;
-};
+/* Command line of a testbench: [DATA_DIR] [--atol X] [--rtol Y]. */
+typedef struct {
+    const char *data_dir;
+    double atol, rtol;
+} flowhls_args;
 
-inline Args parse_args(int argc, char **argv) {
-    Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string s = argv[i];
-        if ((s == "--atol" || s == "--rtol") && i + 1 < argc) {
-            double v = std::strtod(argv[++i], nullptr);
-            (s == "--atol" ? a.atol : a.rtol) = v;
-        } else if (!s.empty() && s[0] != '-') {
-            a.data_dir = s;
+static inline flowhls_args flowhls_parse_args(int argc, char **argv) {
+    flowhls_args a;
+    int i;
+    a.data_dir = "data";
+    a.atol = 0.0;
+    a.rtol = 0.0;
+    for (i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "--atol") == 0 || strcmp(argv[i], "--rtol") == 0) && i + 1 < argc) {
+            double v = strtod(argv[i + 1], NULL);
+            if (strcmp(argv[i], "--atol") == 0) a.atol = v;
+            else a.rtol = v;
+            i++;
+        } else if (argv[i][0] != '-') {
+            a.data_dir = argv[i];
         } else {
-            std::fprintf(stderr, "usage: %s [DATA_DIR] [--atol X] [--rtol Y]\n", argv[0]);
-            std::exit(2);
+            fprintf(stderr, "usage: %s [DATA_DIR] [--atol X] [--rtol Y]\n", argv[0]);
+            exit(2);
         }
     }
     return a;
 }
 
-}  // namespace flowhls_tb
-
-#endif  // FLOWHLS_TB_H
+#endif /* FLOWHLS_TB_H */

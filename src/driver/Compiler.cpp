@@ -1,6 +1,7 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
 #include "emit/testbench/TestbenchEmitter.h"
+#include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
@@ -26,12 +27,14 @@ void log(const CompileOptions &o, const std::string &line) {
 
 HlsTarget parse_hls_target(const std::string &name) {
     if (name == "vitis") return HlsTarget::Vitis;
-    throw Error("unknown target '" + name + "' (targets: vitis)");
+    if (name == "bambu") return HlsTarget::Bambu;
+    throw Error("unknown target '" + name + "' (targets: vitis, bambu)");
 }
 
 std::string hls_target_name(HlsTarget target) {
     switch (target) {
     case HlsTarget::Vitis: return "vitis";
+    case HlsTarget::Bambu: return "bambu";
     }
     return "?";
 }
@@ -65,9 +68,15 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     if (options.dump_graph) dump << "// ---- final\n" << print_graph(graph);
 
     log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
-    std::vector<EmittedFile> files = emit_vitis_kernel(graph);
-    for (EmittedFile &f : emit_project_files(graph, ProjectSettings())) files.push_back(std::move(f));
-    for (const EmbeddedFile &f : runtime_support_files()) files.push_back({"include/" + f.path, f.contents});
+    ProjectSettings settings;
+    settings.target = options.target;
+    std::vector<EmittedFile> files =
+        options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
+    for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
+    for (const EmbeddedFile &f : runtime_support_files()) {
+        bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
+        if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
+    }
     files.push_back({"graph.txt", print_graph(graph)});
 
     log(options, "[5/5] computing reference outputs with the Halide JIT");

@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
     compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
-    compile->add_option("-t,--target", ca.target, "HLS target: vitis")->capture_default_str();
+    compile->add_option("-t,--target", ca.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")->capture_default_str();
     compile->add_option("--seed", ca.seed, "seed of the random test inputs")->capture_default_str();
     compile->add_flag("--dump-graph", ca.dump_graph, "print the filter graph after extraction and at the end");
     compile->add_option("--dump-after", ca.dump_after, "print the graph after this pass ('all': every pass)");

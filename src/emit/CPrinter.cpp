@@ -257,8 +257,14 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
             os << pad(indent) << "const int32_t " << f->name << "_end = " << bound << ";\n";
             bound = f->name + "_end";
         }
-        os << pad(indent) << "L_" << f->name << ": for (int32_t " << f->name << " = " << expr(f->min) << "; "
-           << f->name << " < " << bound << "; " << f->name << "++) {\n";
+        if (f->for_type == ForType::Parallel) {
+            if (!dialect.openmp_parallel) throw Error("parallel loop '" + f->name + "' cannot be printed for this target");
+            os << "#pragma omp for\n";
+        }
+        os << pad(indent);
+        if (dialect.loop_labels && f->for_type != ForType::Parallel) os << "L_" << f->name << ": ";
+        os << "for (int32_t " << f->name << " = " << expr(f->min) << "; " << f->name << " < " << bound << "; "
+           << f->name << "++) {\n";
         stmt(f->body, os, indent + 1);
         os << pad(indent) << "}\n";
     } else if (const LetStmt *l = s.as<LetStmt>()) {
@@ -283,6 +289,12 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
             stmt(rest, os, indent + 1);
         }
         os << pad(indent) << "}\n";
+    } else if (const Allocate *a = s.as<Allocate>()) {
+        // Only allocations that must stay in place (inside parallel loops) reach the printer.
+        const IntImm *size = a->extents.size() == 1 ? a->extents[0].as<IntImm>() : nullptr;
+        if (!size) throw std::logic_error("CPrinter: allocation of " + a->name + " without a constant size");
+        os << pad(indent) << c_type(a->type) << " " << a->name << "[" << size->value << "];\n";
+        stmt(a->body, os, indent);
     } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
         os << pad(indent) << "// " << (pc->is_producer ? "produce " : "consume ") << pc->name << "\n";
         stmt(pc->body, os, indent);

@@ -12,6 +12,10 @@ namespace flowhls {
 struct CDialect {
     /// C++ (Vitis HLS) rather than C99.
     bool cplusplus = true;
+    /// Label every loop "L_<var>:" (Vitis names loops by their labels).
+    bool loop_labels = true;
+    /// Print Halide parallel loops as `#pragma omp for` loops (PandA-Bambu).
+    bool openmp_parallel = false;
 };
 
 /// The C spelling of a scalar Halide type ("float", "uint16_t", ...).

@@ -42,12 +42,19 @@ private:
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) e = substitute(it->first, it->second, e);
         return simplify(substitute_in_all_lets(e));
     }
+    // Allocations inside a parallel loop stay there: each iteration needs its own copy.
+    int parallel_depth = 0;
+
     Stmt visit(const For *op) override {
         Halide::Expr lo = find_constant_bound(in_loop_terms(op->min), Direction::Lower, scope);
         Halide::Expr hi = find_constant_bound(in_loop_terms(op->min + op->extent - 1), Direction::Upper, scope);
         ScopedBinding<Interval> bind(scope, op->name, Interval(lo.defined() ? lo : Interval::neg_inf(),
                                                                hi.defined() ? hi : Interval::pos_inf()));
-        return IRMutator::visit(op);
+        bool parallel = op->for_type == ForType::Parallel;
+        parallel_depth += parallel;
+        Stmt s = IRMutator::visit(op);
+        parallel_depth -= parallel;
+        return s;
     }
     Stmt visit(const LetStmt *op) override {
         lets.emplace_back(op->name, op->value);
@@ -65,6 +72,10 @@ private:
             throw Error("filter '" + filter + "': the storage of '" + halide_base_name(op->name) + "' (" +
                         extents.str() +
                         ") has no constant size bound; give the Func a bounded region (bound() or a different store_at level)");
+        }
+        if (parallel_depth > 0) {
+            return Allocate::make(op->name, op->type, op->memory_type, {Halide::Expr(static_cast<int>(size))},
+                                  const_true(), mutate(op->body));
         }
         bool found = false;
         for (LocalBuffer &l : locals) {

@@ -66,7 +66,13 @@ private:
     int temporaries = 0;
     using IRMutator::visit;
 
+    // Buffers allocated inside the body (kept in place in parallel loops), innermost last.
+    std::vector<std::pair<std::string, std::string>> allocated;
+
     std::string buffer_name(const std::string &n) {
+        for (auto it = allocated.rbegin(); it != allocated.rend(); ++it) {
+            if (it->first == n) return it->second;
+        }
         auto it = buffers.find(n);
         std::string out = it == buffers.end() ? n : it->second;
         changed |= out != n;
@@ -120,6 +126,15 @@ private:
         Halide::Expr body = mutate(op->body);
         unbind(op->name);
         return Let::make(n, value, body);
+    }
+    Stmt visit(const Allocate *op) override {
+        std::string fresh = table.fresh(op->name);
+        changed |= fresh != op->name;
+        allocated.emplace_back(op->name, fresh);
+        Stmt body = mutate(op->body);
+        allocated.pop_back();
+        return Allocate::make(fresh, op->type, op->memory_type, op->extents, op->condition, body, op->new_expr,
+                              op->free_function);
     }
     Stmt visit(const ProducerConsumer *op) override {
         return ProducerConsumer::make(buffer_name(op->name), op->is_producer, mutate(op->body));

@@ -38,6 +38,21 @@ TEST(Cli, CompileWithCsimPrintsProjectAndVerdict) {
     EXPECT_EQ(test::run_flowhls("csim " + (dir / "g"), &out), 0) << out;
 }
 
+TEST(Cli, BambuTargetWritesC99AndSimulates) {
+    test::TempDir dir;
+    std::string out;
+    int rc = test::run_flowhls("compile -e conv_relu -s parallel --target bambu -o " + (dir / "b") + " --csim", &out);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    for (const char *f : {"kernel.c", "kernel.h", "tb.c", "Makefile", "run_bambu.sh", "include/flowhls_math.h"}) {
+        EXPECT_TRUE(fs::exists(dir / ("b/" + std::string(f)))) << f;
+    }
+    EXPECT_FALSE(fs::exists(dir / "b/include/csim/hls_stream.h"));
+    EXPECT_NE(test::read_file(dir / "b/kernel.c").find("#pragma omp for\n"), std::string::npos);
+    EXPECT_NE(test::read_file(dir / "b/Makefile").find("-std=c99 -Wall -Wextra -Werror"), std::string::npos);
+    EXPECT_EQ(test::run_flowhls("csim --sanitize " + (dir / "b"), &out), 0) << out;
+}
+
 TEST(Cli, CsimDetectsAWrongResult) {
     test::TempDir dir;
     std::string out;
@@ -79,6 +94,9 @@ TEST(Cli, UnsupportedScheduleDirective) {
                          "Func 'prod': the vectorize directive on loop", dir);
     expect_clean_failure("compile -e conv_relu -s parallel -o " + (dir / "out"),
                          "Func 'relu': the parallel directive on loop 'c'", dir);
+    expect_clean_failure("compile -e gemm -s vectorized --target bambu -o " + (dir / "out"),
+                         "Func 'prod': the vectorize directive on loop", dir);
+    expect_clean_failure("compile -e gemm --target quartus -o " + (dir / "out"), "unknown target 'quartus'", dir);
 }
 
 TEST(Cli, UnwritableOutputDirectory) {

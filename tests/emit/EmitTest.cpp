@@ -2,6 +2,7 @@
 #include "TestSupport.h"
 #include "emit/CPrinter.h"
 #include "emit/testbench/TestbenchEmitter.h"
+#include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "graph/ExtractFilters.h"
@@ -91,8 +92,9 @@ FilterGraph prepared_small_graph() {
 }
 
 TEST(VitisEmitter, KernelGolden) {
-    std::vector<EmittedFile> files = emit_vitis_kernel(prepared_small_graph());
-    ASSERT_EQ(files.size(), 2u);
+    std::vector<EmittedFile> files = emit_vitis_files(prepared_small_graph(), ProjectSettings());
+    ASSERT_EQ(files.size(), 3u);
+    EXPECT_EQ(files[1].path, "kernel.cpp");
     EXPECT_EQ(test::check_golden("small_kernel.h", files[0].contents), "");
     EXPECT_EQ(test::check_golden("small_kernel.cpp", files[1].contents), "");
 }
@@ -100,14 +102,46 @@ TEST(VitisEmitter, KernelGolden) {
 TEST(VitisEmitter, TestbenchGolden) {
     std::vector<EmittedFile> files = emit_project_files(prepared_small_graph(), ProjectSettings());
     ASSERT_EQ(files[0].path, "tb.cpp");
-    EXPECT_EQ(test::check_golden("small_tb.cpp", files[0].contents), "");
+    EXPECT_EQ(test::check_golden("small_tb.c", files[0].contents), "");
+}
+
+TEST(BambuEmitter, KernelGolden) {
+    ProjectSettings settings;
+    settings.target = HlsTarget::Bambu;
+    std::vector<EmittedFile> files = emit_bambu_files(prepared_small_graph(), settings);
+    ASSERT_EQ(files.size(), 3u);
+    EXPECT_EQ(files[1].path, "kernel.c");
+    EXPECT_EQ(test::check_golden("small_kernel.c", files[1].contents), "");
+    EXPECT_EQ(files[2].path, "run_bambu.sh");
+    EXPECT_NE(files[2].contents.find("bambu ../kernel.c --top-fname=small"), std::string::npos);
+    // The testbench is the same C for both targets.
+    std::vector<EmittedFile> project = emit_project_files(prepared_small_graph(), settings);
+    EXPECT_EQ(project[0].path, "tb.c");
+    EXPECT_EQ(test::check_golden("small_tb.c", project[0].contents), "");
+}
+
+TEST(BambuEmitter, ParallelLoopsBecomeOmpFor) {
+    Stmt s = For::make("c", 0, 4, ForType::Parallel, DeviceAPI::None,
+                       Store::make("o", 1.0f, var(Int(32), "c"), Parameter(), const_true(), ModulusRemainder()));
+    std::ostringstream os;
+    CDialect c99;
+    c99.cplusplus = false;
+    c99.loop_labels = false;
+    c99.openmp_parallel = true;
+    CPrinter(c99).stmt(s, os, 1);
+    EXPECT_EQ(os.str(),
+              "#pragma omp for\n"
+              "    for (int32_t c = 0; c < 4; c++) {\n"
+              "        o[c] = 0x1p+0f;\n"
+              "    }\n");
+    EXPECT_THROW(CPrinter(CDialect{}).stmt(s, os, 0), flowhls::Error);
 }
 
 TEST(VitisEmitter, SequentialTopWhenDataflowIsIllegal) {
     FilterGraph g = prepared_small_graph();
     g.dataflow.legal = false;
     g.dataflow.reason = "testing";
-    std::string k = emit_vitis_kernel(g)[1].contents;
+    std::string k = emit_vitis_files(g, ProjectSettings())[1].contents;
     EXPECT_EQ(k.find("#pragma HLS DATAFLOW"), std::string::npos);
     EXPECT_NE(k.find("// Sequential (no dataflow): testing."), std::string::npos);
 }

@@ -13,22 +13,27 @@ namespace {
 
 struct Case {
     std::string example, schedule;
+    HlsTarget target;
 };
 
 std::string case_name(const testing::TestParamInfo<Case> &info) {
-    std::string s = info.param.example + "_" + info.param.schedule;
+    std::string s = hls_target_name(info.param.target) + "_" + info.param.example + "_" + info.param.schedule;
     for (char &c : s) {
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     }
     return s;
 }
 
-// Schedules the Vitis target refuses on purpose (tested in CliTest).
-bool refused_by_vitis(const std::string &schedule) { return schedule == "vectorized" || schedule == "parallel"; }
+// Schedules a target refuses on purpose (tested in CliTest).
+bool refused(HlsTarget target, const std::string &schedule) {
+    if (schedule == "vectorized") return true;
+    return target == HlsTarget::Vitis && schedule == "parallel";
+}
 
-void compile_and_simulate(const HalideProgram &program, bool sanitize) {
+void compile_and_simulate(const HalideProgram &program, bool sanitize, HlsTarget target = HlsTarget::Vitis) {
     test::TempDir dir;
     CompileOptions o;
+    o.target = target;
     o.output_dir = dir / "out";
     CompileResult r = compile(program, o);
     CsimOptions co;
@@ -43,18 +48,20 @@ void compile_and_simulate(const HalideProgram &program, bool sanitize) {
 class NamedSchedule : public testing::TestWithParam<Case> {};
 
 TEST_P(NamedSchedule, MatchesHalideJit) {
-    compile_and_simulate(build_example(GetParam().example, GetParam().schedule), false);
+    compile_and_simulate(build_example(GetParam().example, GetParam().schedule), false, GetParam().target);
 }
 
 TEST_P(NamedSchedule, MatchesHalideJitUnderSanitizers) {
-    compile_and_simulate(build_example(GetParam().example, GetParam().schedule), true);
+    compile_and_simulate(build_example(GetParam().example, GetParam().schedule), true, GetParam().target);
 }
 
 std::vector<Case> named_cases() {
     std::vector<Case> out;
-    for (const ExampleInfo &e : list_examples()) {
-        for (const std::string &s : e.schedules) {
-            if (!refused_by_vitis(s)) out.push_back({e.name, s});
+    for (HlsTarget t : {HlsTarget::Vitis, HlsTarget::Bambu}) {
+        for (const ExampleInfo &e : list_examples()) {
+            for (const std::string &s : e.schedules) {
+                if (!refused(t, s)) out.push_back({e.name, s, t});
+            }
         }
     }
     return out;
@@ -79,7 +86,8 @@ TEST_P(RandomSchedule, TwentySeedsMatchHalideJit) {
     for (int seed = 1; seed <= 20; seed++) {
         SCOPED_TRACE("schedule random:" + std::to_string(seed));
         HalideProgram p = build_example(GetParam(), "random:" + std::to_string(seed));
-        compile_and_simulate(p, seed % 4 == 0);
+        // Alternate targets; every fourth seed also runs under the sanitizers.
+        compile_and_simulate(p, seed % 4 == 0, seed % 2 ? HlsTarget::Bambu : HlsTarget::Vitis);
         if (HasFatalFailure()) return;
     }
 }
@@ -136,6 +144,7 @@ TEST(Semantics, OperatorsMatchHalideJit) {
                     {{a, {512}, -1000, 1000}, {b, {512}, -9, 9}, {f, {512}, -4.0, 4.0}, {u, {512}, 0, 255}},
                     {{ints, {512}}, {floats, {512}}, {trig, {512}}, {bytes, {512}}}};
     compile_and_simulate(p, true);
+    compile_and_simulate(p, true, HlsTarget::Bambu);
 }
 
 }  // namespace

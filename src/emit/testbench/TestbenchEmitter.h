@@ -1,7 +1,8 @@
-// Testbench and project files of a generated HLS project (tb.cpp, Makefile, scripts, README).
+// Testbench and project files of a generated HLS project (tb, Makefile, README, report).
 #pragma once
 
 #include "emit/EmittedFile.h"
+#include "flowhls/Compiler.h"
 #include "graph/FilterGraph.h"
 
 #include <string>
@@ -9,18 +10,24 @@
 
 namespace flowhls {
 
-/// Settings of the vendor-tool script.
+/// Settings of a generated project.
 struct ProjectSettings {
-    std::string part = "xc7z020clg400-1";
+    HlsTarget target = HlsTarget::Vitis;
+    /// Part for Vitis HLS and device for PandA-Bambu (the same FPGA).
+    std::string vitis_part = "xc7z020clg400-1";
+    std::string bambu_device = "xc7z020,-1,clg400,VVD";
     double clock_mhz = 100.0;
 };
 
 /// Data file of kernel argument `arg` ("data/input.npy", "data/out.expected.npy").
 std::string data_file(const Buffer &arg);
 
-/// Contract: prints the C-simulation testbench, the Makefile (g++ csim, with and without
-/// sanitizers), run_hls.tcl (Vitis csim/csynth/cosim), README.md and report.txt for the
-/// prepared graph. Read-only.
+/// Name of the kernel source for a target ("kernel.cpp" for Vitis, "kernel.c" for Bambu).
+std::string kernel_source_file(HlsTarget target);
+
+/// Contract: prints the C-simulation testbench (plain C99 that also compiles as C++), the
+/// Makefile (g++ or gcc -std=c99; plain and sanitizer builds), README.md and report.txt for
+/// the prepared graph. Read-only.
 std::vector<EmittedFile> emit_project_files(const FilterGraph &graph, const ProjectSettings &settings);
 
 }  // namespace flowhls

@@ -146,6 +146,61 @@ private:
 
 std::vector<int64_t> to_int64(const std::vector<int> &v) { return std::vector<int64_t>(v.begin(), v.end()); }
 
+// Halide 14 turns parallel loops into closures during lowering. While this object lives,
+// every parallel loop of the program is scheduled serial; the names of those loops are
+// kept so that mark_parallel() can restore them in the lowered IR. The schedule is
+// restored on destruction (the JIT reference runs the program as written).
+class SerializeParallelLoops {
+public:
+    explicit SerializeParallelLoops(const HalideProgram &program) {
+        std::map<std::string, Function> env;
+        for (const ProgramOutput &out : program.outputs) {
+            for (auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
+        }
+        for (auto &kv : env) {
+            Function f = kv.second;
+            serialize(f.name(), 0, f.definition());
+            for (size_t i = 0; i < f.updates().size(); i++) serialize(f.name(), static_cast<int>(i) + 1, f.updates()[i]);
+        }
+    }
+    ~SerializeParallelLoops() {
+        for (Dim *d : changed) d->for_type = ForType::Parallel;
+    }
+    SerializeParallelLoops(const SerializeParallelLoops &) = delete;
+    SerializeParallelLoops &operator=(const SerializeParallelLoops &) = delete;
+
+    Stmt mark_parallel(const Stmt &s) const {
+        class Mark : public IRMutator {
+        public:
+            explicit Mark(const std::set<std::string> &names) : names(names) {}
+
+        private:
+            const std::set<std::string> &names;
+            using IRMutator::visit;
+            Stmt visit(const For *op) override {
+                Stmt s = IRMutator::visit(op);
+                if (!names.count(op->name)) return s;
+                const For *f = s.as<For>();
+                return For::make(f->name, f->min, f->extent, ForType::Parallel, f->device_api, f->body);
+            }
+        };
+        return Mark(loop_names).mutate(s);
+    }
+
+private:
+    std::vector<Dim *> changed;
+    std::set<std::string> loop_names;
+
+    void serialize(const std::string &func, int stage, Definition def) {
+        for (Dim &d : def.schedule().dims()) {
+            if (d.for_type != ForType::Parallel) continue;
+            d.for_type = ForType::Serial;
+            changed.push_back(&d);
+            loop_names.insert(func + ".s" + std::to_string(stage) + "." + d.var);
+        }
+    }
+};
+
 }  // namespace
 
 Halide::Target hls_lowering_target() {
@@ -199,6 +254,7 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
     }
 
     Halide::Module module("", hls_lowering_target());
+    SerializeParallelLoops parallel(program);
     try {
         Halide::Pipeline pipeline(outputs);
         for (const Halide::Argument &a : pipeline.infer_arguments()) {
@@ -244,7 +300,7 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
         result.args.push_back(arg);
     }
 
-    Stmt body = StripBufferQueries(result.args).mutate(fn->body);
+    Stmt body = parallel.mark_parallel(StripBufferQueries(result.args).mutate(fn->body));
     body = simplify(body);
     body = lower_intrinsics(body);
     body = simplify(body);

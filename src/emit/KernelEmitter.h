@@ -1,0 +1,33 @@
+// Kernel emitter shared by the targets: a function per filter and the top function.
+#pragma once
+
+#include "emit/CPrinter.h"
+#include "emit/EmittedFile.h"
+#include "graph/FilterGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// How a target's kernel source looks.
+struct KernelStyle {
+    CDialect dialect;
+    /// Name of the kernel source file ("kernel.cpp", "kernel.c").
+    std::string source_file;
+    /// Tool named in the header comment ("Vitis HLS", "PandA-Bambu").
+    std::string tool;
+    /// Vitis interface pragmas on the top function and `#pragma HLS DATAFLOW` when legal.
+    bool vitis_pragmas = false;
+};
+
+/// Contract: prints the graph (after the pass pipeline: legal names, no Let expressions,
+/// dataflow verdict set) in `style`: a static function per filter, the top function (the main
+/// filter) declaring intermediate buffers as local arrays and calling the filters in order.
+/// Read-only. Returns kernel.h and the kernel source.
+std::vector<EmittedFile> emit_kernel(const FilterGraph &graph, const KernelStyle &style);
+
+/// The C parameter declaration of buffer `b` ("const float input[4096]").
+std::string array_parameter(const Buffer &b, bool read_only);
+
+}  // namespace flowhls
