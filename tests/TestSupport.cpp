@@ -63,4 +63,16 @@ HalideProgram small_program() {
     return HalideProgram{"small", {{input, {8, 4}, 0.0, 1.0}}, {{scaled, {6, 4}}}};
 }
 
+HalideProgram normalize_program() {
+    Halide::ImageParam in(Halide::Float(32), 2, "in");
+    Halide::Var x("x"), y("y");
+    Halide::RDom r(0, 4, 0, 3, "r");
+    Halide::Func total("total"), out("out");
+    total() = 0.0f;
+    total() += in(r.x, r.y);
+    out(x, y) = in(x, y) / total();
+    total.compute_root();
+    return HalideProgram{"normalize", {{in, {4, 3}, 0.5, 1.0}}, {{out, {4, 3}}}};
+}
+
 }  // namespace flowhls::test

@@ -34,4 +34,8 @@ int run_flowhls(const std::string &args, std::string *output);
 /// float image followed by a scale, both stages at the root.
 HalideProgram small_program();
 
+/// The sum of a 4x3 image, then every pixel divided by it: a reduction to one element (an
+/// accumulator for scalar-replacement, a one-element intermediate for trivial-buffers).
+HalideProgram normalize_program();
+
 }  // namespace flowhls::test

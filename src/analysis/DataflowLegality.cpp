@@ -35,6 +35,12 @@ DataflowVerdict check_dataflow_legality(const FilterGraph &g) {
         v.reason = "a single filter: no concurrency between filters to exploit";
         return v;
     }
+    for (const Filter &f : g.filters) {
+        if (!f.returns.empty()) {
+            v.reason = "filter '" + f.name + "' returns its result '" + f.returns + "' as a function value";
+            return v;
+        }
+    }
     for (const Buffer &b : g.buffers) {
         std::vector<int> readers = other_consumers(b);
         if (b.producers.size() > 1) {

@@ -125,6 +125,7 @@ std::string CPrinter::expr(const Expr &e) const {
     if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
     if (const Load *l = e.as<Load>()) {
         if (!is_const_one(l->predicate)) throw Error("predicated load cannot be printed as C: " + describe(e));
+        if (scalars.count(l->name)) return l->name;
         return l->name + "[" + expr(l->index) + "]";
     }
     if (const Select *s = e.as<Select>()) {
@@ -272,7 +273,11 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         stmt(l->body, os, indent);
     } else if (const Store *st = s.as<Store>()) {
         if (!is_const_one(st->predicate)) throw Error("predicated store cannot be printed as C");
-        os << pad(indent) << st->name << "[" << expr(st->index) << "] = " << expr(st->value) << ";\n";
+        if (scalars.count(st->name)) {
+            os << pad(indent) << st->name << " = " << expr(st->value) << ";\n";
+        } else {
+            os << pad(indent) << st->name << "[" << expr(st->index) << "] = " << expr(st->value) << ";\n";
+        }
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         os << pad(indent) << "if (" << expr(i->condition) << ") {\n";
         stmt(i->then_case, os, indent + 1);

@@ -4,6 +4,7 @@
 #include <Halide.h>
 
 #include <ostream>
+#include <set>
 #include <string>
 
 namespace flowhls {
@@ -31,7 +32,9 @@ std::string c_literal(const Halide::Expr &constant);
 /// express (the message names the construct).
 class CPrinter {
 public:
-    explicit CPrinter(CDialect dialect) : dialect(dialect) {}
+    /// `scalars`: buffers printed as scalar variables (their accesses drop the index).
+    explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {})
+        : dialect(dialect), scalars(std::move(scalars)) {}
 
     /// The expression as a C expression (fully parenthesized where it matters).
     std::string expr(const Halide::Expr &e) const;
@@ -41,6 +44,7 @@ public:
 
 private:
     CDialect dialect;
+    std::set<std::string> scalars;
     std::string call(const Halide::Internal::Call *op) const;
     std::string binary(const Halide::Expr &e) const;
 };

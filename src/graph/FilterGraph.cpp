@@ -131,7 +131,7 @@ std::string print_graph(const FilterGraph &graph) {
     os << "graph " << graph.name << "  (float arithmetic is strict IEEE; strict_float() not shown)\n";
     for (const Buffer &b : graph.buffers) {
         os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
-           << shape_text(b.shape) << "  producers: " << filter_names(graph, b.producers)
+           << shape_text(b.shape) << (b.scalar ? " scalar" : "") << "  producers: " << filter_names(graph, b.producers)
            << "  consumers: " << filter_names(graph, b.consumers) << "\n";
     }
     os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
@@ -142,11 +142,14 @@ std::string print_graph(const FilterGraph &graph) {
            << (graph.dataflow.legal ? "yes" : "no (" + graph.dataflow.reason + ")") << "\n";
     }
     for (const Filter &f : graph.filters) {
-        os << "filter " << f.name << " -> " << f.function_name << "\n";
+        os << "filter " << f.name << " -> " << f.function_name;
+        if (!f.returns.empty()) os << " returns " << f.returns;
+        os << "\n";
         os << "  reads: " << (f.reads.empty() ? "-" : join(f.reads, ", ")) << "\n";
         os << "  writes: " << (f.writes.empty() ? "-" : join(f.writes, ", ")) << "\n";
         for (const LocalBuffer &l : f.locals) {
-            os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]\n";
+            os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]" << (l.scalar ? " scalar" : "")
+               << "\n";
         }
         std::ostringstream body;
         body << HideStrictFloat().mutate(f.body);

@@ -27,6 +27,8 @@ struct Buffer {
     /// Indices into FilterGraph::filters of the filters that store to / load from it.
     std::vector<int> producers;
     std::vector<int> consumers;
+    /// A one-element intermediate passed as a scalar value (set by trivial-buffers).
+    bool scalar = false;
 
     /// Number of elements.
     int64_t size() const;
@@ -37,6 +39,8 @@ struct LocalBuffer {
     std::string name;
     Halide::Type type;
     int64_t size = 0;
+    /// A one-element local printed as a scalar variable (set by trivial-buffers).
+    bool scalar = false;
 };
 
 /// A filter: one root-level producer of the lowered pipeline with its loop nest.
@@ -52,6 +56,8 @@ struct Filter {
     std::vector<std::string> writes;
     /// Buffers allocated inside this filter; their Allocate nodes are hoisted out of the body.
     std::vector<LocalBuffer> locals;
+    /// A scalar intermediate this filter returns as its function value ("" = none).
+    std::string returns;
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

@@ -180,6 +180,7 @@ PassResult legalize_names(FilterGraph &graph) {
         std::string n = global.fresh("compute_" + c_identifier(f.name));
         note(f.function_name, n);
         f.function_name = n;
+        if (!f.returns.empty()) f.returns = buffer_map.at(f.returns);
     }
 
     for (Filter &f : graph.filters) {

@@ -2,8 +2,13 @@
 #include "transforms/Pipeline.h"
 #include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
+#include "transforms/DeadCode.h"
+#include "transforms/HoistInvariants.h"
 #include "transforms/InlineExprLets.h"
 #include "transforms/LegalizeNames.h"
+#include "transforms/ScalarReplacement.h"
+#include "transforms/ThreeAddress.h"
+#include "transforms/TrivialBuffers.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +23,8 @@ namespace {
 struct PassEntry {
     PassInfo info;
     std::function<PassResult(FilterGraph &)> run;
+    /// Emission depends on it: it cannot be disabled.
+    bool required = false;
 };
 
 PassResult check_dataflow(FilterGraph &graph) {
@@ -31,9 +38,14 @@ PassResult check_dataflow(FilterGraph &graph) {
 // The pipeline, top to bottom.
 const std::vector<PassEntry> &passes() {
     static const std::vector<PassEntry> list = {
-        {{"inline-expr-lets", "substitute Let expressions into their uses"}, inline_expr_lets},
-        {{"legalize-names", "unique C identifiers for functions, buffers and variables"}, legalize_names},
-        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"}, check_dataflow},
+        {{"inline-expr-lets", "substitute Let expressions into their uses"}, inline_expr_lets, true},
+        {{"legalize-names", "unique C identifiers for functions, buffers and variables"}, legalize_names, true},
+        {{"three-address", "one operation per statement, on named temporaries"}, three_address},
+        {{"hoist-invariants", "move loop-invariant computations and stores out of loops"}, hoist_invariants},
+        {{"scalar-replacement", "keep accumulators in one-element locals across loops"}, scalar_replacement},
+        {{"trivial-buffers", "one-element buffers as scalars and function results"}, trivial_buffers},
+        {{"dead-code", "remove unused lets, dead stores, empty loops, unread buffers and filters"}, dead_code},
+        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"}, check_dataflow, true},
     };
     return list;
 }
@@ -59,13 +71,22 @@ void check_names(const std::vector<std::string> &names, const char *option, bool
 
 std::vector<PassInfo> pipeline_passes() {
     std::vector<PassInfo> out;
-    for (const PassEntry &p : passes()) out.push_back(p.info);
+    for (const PassEntry &p : passes()) {
+        PassInfo info = p.info;
+        info.required = p.required;
+        out.push_back(info);
+    }
     return out;
 }
 
 void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
     check_names(options.dump_after, "--dump-after", true);
     check_names(options.disabled, "--disable-pass", false);
+    for (const PassEntry &pass : passes()) {
+        if (pass.required && contains(options.disabled, pass.info.name)) {
+            throw Error("--disable-pass: pass '" + pass.info.name + "' is required for code generation and cannot be disabled");
+        }
+    }
     for (const PassEntry &pass : passes()) {
         const std::string &name = pass.info.name;
         if (contains(options.disabled, name)) {

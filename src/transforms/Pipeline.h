@@ -25,6 +25,8 @@ struct PipelineOptions {
 struct PassInfo {
     std::string name;
     std::string summary;
+    /// Code generation depends on it: it cannot be disabled.
+    bool required = false;
 };
 
 /// The passes in the order they run.

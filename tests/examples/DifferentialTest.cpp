@@ -117,6 +117,53 @@ INSTANTIATE_TEST_SUITE_P(Examples, RandomSchedule, testing::ValuesIn(example_nam
                              return i.param == "2mm" ? std::string("mm2") : i.param;
                          });
 
+// A reduction to one element: the accumulator becomes a scalar and the producer returns it.
+TEST(Semantics, ScalarIntermediateIsReturnedByItsFilter) {
+    for (HlsTarget t : {HlsTarget::Vitis, HlsTarget::Bambu}) {
+        compile_and_simulate(test::normalize_program(), true, t);
+    }
+}
+
+// Each optional pass alone (the others disabled), and none of them, on every example with
+// its root and line-buffer schedules, for both targets.
+class PassAlone : public testing::TestWithParam<std::string> {};
+
+TEST_P(PassAlone, KeepsEveryExampleEqualToTheJit) {
+    std::vector<std::string> optional = {"three-address", "hoist-invariants", "scalar-replacement", "trivial-buffers",
+                                         "dead-code"};
+    std::vector<std::string> disabled;
+    for (const std::string &p : optional) {
+        if (p != GetParam()) disabled.push_back(p);
+    }
+    for (const ExampleInfo &e : list_examples()) {
+        for (const char *schedule : {"root", "linebuffer"}) {
+            for (HlsTarget t : {HlsTarget::Vitis, HlsTarget::Bambu}) {
+                SCOPED_TRACE(e.name + " " + schedule + " " + hls_target_name(t));
+                test::TempDir dir;
+                CompileOptions o;
+                o.target = t;
+                o.output_dir = dir / "out";
+                o.disabled_passes = disabled;
+                compile(build_example(e.name, schedule), o);
+                CsimResult c = run_csim(dir / "out", CsimOptions());
+                ASSERT_TRUE(c.passed) << c.log;
+                EXPECT_NE(c.log.find("bit-exact"), std::string::npos) << c.log;
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Passes, PassAlone,
+                         testing::Values("none", "three-address", "hoist-invariants", "scalar-replacement",
+                                         "trivial-buffers", "dead-code"),
+                         [](const testing::TestParamInfo<std::string> &i) {
+                             std::string s = i.param;
+                             for (char &c : s) {
+                                 if (c == '-') c = '_';
+                             }
+                             return s;
+                         });
+
 // Integer and floating-point semantics the C printer must reproduce exactly: Euclidean
 // division and modulo of negative numbers, narrow wrap-around, shifts, min/max, selects,
 // casts and math functions.

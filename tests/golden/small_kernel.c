@@ -5,8 +5,18 @@
 // Filter blur: reads input; writes blur.
 static void compute_blur(const float input[32], float blur[24]) {
     for (int32_t blur_s0_y = 0; blur_s0_y < 4; blur_s0_y++) {
+        const int32_t _0 = (blur_s0_y * 8);
+        const int32_t _8 = (blur_s0_y * 6);
         for (int32_t blur_s0_x = 0; blur_s0_x < 6; blur_s0_x++) {
-            blur[((blur_s0_y * 6) + blur_s0_x)] = ((input[((blur_s0_y * 8) + blur_s0_x)] + input[(((blur_s0_y * 8) + blur_s0_x) + 1)]) + input[(((blur_s0_y * 8) + blur_s0_x) + 2)]);
+            const int32_t _1 = (_0 + blur_s0_x);
+            const float _2 = input[_1];
+            const int32_t _3 = (_1 + 1);
+            const float _4 = input[_3];
+            const float _5 = (_2 + _4);
+            const int32_t _6 = (_1 + 2);
+            const float _7 = input[_6];
+            const int32_t _9 = (_8 + blur_s0_x);
+            blur[_9] = (_5 + _7);
         }
     }
 }
@@ -15,8 +25,11 @@ static void compute_blur(const float input[32], float blur[24]) {
 static void compute_scaled(const float blur[24], float scaled[24]) {
     // consume blur
     for (int32_t scaled_s0_y = 0; scaled_s0_y < 4; scaled_s0_y++) {
+        const int32_t _0 = (scaled_s0_y * 6);
         for (int32_t scaled_s0_x = 0; scaled_s0_x < 6; scaled_s0_x++) {
-            scaled[((scaled_s0_y * 6) + scaled_s0_x)] = (blur[((scaled_s0_y * 6) + scaled_s0_x)] * 0x1p-1f);
+            const int32_t _1 = (_0 + scaled_s0_x);
+            const float _2 = blur[_1];
+            scaled[_1] = (_2 * 0x1p-1f);
         }
     }
 }

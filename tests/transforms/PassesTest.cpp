@@ -2,6 +2,8 @@
 #include "TestSupport.h"
 #include "flowhls/Error.h"
 #include "graph/ExtractFilters.h"
+#include "transforms/DeadCode.h"
+#include "transforms/HoistInvariants.h"
 #include "transforms/InlineExprLets.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/Pipeline.h"
@@ -25,8 +27,8 @@ TEST(LegalizeNames, CIdentifier) {
 TEST(LegalizeNames, KeywordsCollisionsAndScopes) {
     FilterGraph g;
     g.name = "float";
-    Buffer in{"int", Halide::Float(32), {4}, BufferKind::Input, {}, {}};
-    Buffer out{"float", Halide::Float(32), {4}, BufferKind::Output, {}, {}};
+    Buffer in{"int", Halide::Float(32), {4}, BufferKind::Input, {}, {}, false};
+    Buffer out{"float", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false};
     g.buffers = {in, out};
     g.args = {"int", "float"};
     // Two sibling loops binding the same Halide name must get distinct C names.
@@ -36,7 +38,7 @@ TEST(LegalizeNames, KeywordsCollisionsAndScopes) {
                              Variable::make(Halide::Int(32), "x.v"), Halide::Internal::Parameter(),
                              Halide::Internal::const_true(), ModulusRemainder());
     Stmt loop = For::make("x.v", 0, 4, ForType::Serial, Halide::DeviceAPI::None, store);
-    g.filters.push_back(Filter{"float", "", Block::make(loop, loop), {}, {}, {}});
+    g.filters.push_back(Filter{"float", "", Block::make(loop, loop), {}, {}, {}, ""});
     recompute_edges(g);
     PassResult r = legalize_names(g);
     EXPECT_TRUE(r.changed);
@@ -83,9 +85,22 @@ TEST(Pipeline, DumpsAfterANamedPassAndTimesPasses) {
 TEST(Pipeline, DisabledPassDoesNotRun) {
     FilterGraph g = small_graph();
     PipelineOptions o;
-    o.disabled = {"check-dataflow"};
+    o.disabled = {"three-address"};
+    o.dump_after = {"three-address"};
+    std::ostringstream dump;
+    o.dump = &dump;
     run_pipeline(g, o);
-    EXPECT_FALSE(g.dataflow.checked);
+    EXPECT_EQ(dump.str(), "");
+    std::ostringstream os;
+    os << g.filters[0].body;
+    EXPECT_EQ(os.str().find("_0"), std::string::npos) << os.str();
+}
+
+TEST(Pipeline, RequiredPassesCannotBeDisabled) {
+    FilterGraph g = small_graph();
+    PipelineOptions o;
+    o.disabled = {"legalize-names"};
+    EXPECT_THROW(run_pipeline(g, o), flowhls::Error);
 }
 
 TEST(Pipeline, UnknownPassNameIsAnError) {
@@ -93,6 +108,99 @@ TEST(Pipeline, UnknownPassNameIsAnError) {
     PipelineOptions o;
     o.dump_after = {"no-such-pass"};
     EXPECT_THROW(run_pipeline(g, o), flowhls::Error);
+}
+
+}  // namespace
+}  // namespace flowhls
+
+namespace flowhls {
+namespace {
+
+// The graph printed after `pass` with every pass of the pipeline enabled.
+std::string dump_after(const HalideProgram &p, const std::string &pass) {
+    FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
+    std::ostringstream dump;
+    PipelineOptions o;
+    o.dump_after = {pass};
+    o.dump = &dump;
+    run_pipeline(g, o);
+    return dump.str();
+}
+
+TEST(PassGolden, ThreeAddress) {
+    EXPECT_EQ(test::check_golden("pass_three-address.txt", dump_after(test::small_program(), "three-address")), "");
+}
+
+TEST(PassGolden, HoistInvariants) {
+    EXPECT_EQ(test::check_golden("pass_hoist-invariants.txt", dump_after(test::small_program(), "hoist-invariants")),
+              "");
+}
+
+TEST(PassGolden, ScalarReplacement) {
+    EXPECT_EQ(test::check_golden("pass_scalar-replacement.txt", dump_after(test::normalize_program(), "scalar-replacement")),
+              "");
+}
+
+TEST(PassGolden, TrivialBuffers) {
+    EXPECT_EQ(test::check_golden("pass_trivial-buffers.txt", dump_after(test::normalize_program(), "trivial-buffers")), "");
+}
+
+TEST(PassGolden, DeadCode) {
+    EXPECT_EQ(test::check_golden("pass_dead-code.txt", dump_after(test::normalize_program(), "dead-code")), "");
+}
+
+TEST(HoistInvariants, LoadsStayInLoopsThatStoreTheirBuffer) {
+    using namespace Halide::Internal;
+    FilterGraph g;
+    g.buffers = {Buffer{"a", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false}};
+    g.args = {"a"};
+    Halide::Expr load = Load::make(Halide::Float(32), "a", 0, Halide::Buffer<>(), Parameter(), const_true(),
+                                   ModulusRemainder());
+    Halide::Expr i = Variable::make(Halide::Int(32), "i");
+    // for i: t = a[0] (a is stored in the loop: stays); u = 2 * 3 (invariant: leaves); a[i] = t + u
+    Stmt body = LetStmt::make(
+        "t", load,
+        LetStmt::make("u", Halide::Expr(2) * 3,
+                      Store::make("a", Variable::make(Halide::Float(32), "t") +
+                                           Halide::cast<float>(Variable::make(Halide::Int(32), "u")),
+                                  i, Parameter(), const_true(), ModulusRemainder())));
+    g.filters.push_back(Filter{"a", "compute_a", For::make("i", 0, 4, ForType::Serial, Halide::DeviceAPI::None, body),
+                               {}, {}, {}, ""});
+    EXPECT_TRUE(hoist_invariants(g).changed);
+    const LetStmt *outer = g.filters[0].body.as<LetStmt>();
+    ASSERT_NE(outer, nullptr);
+    EXPECT_EQ(outer->name, "u");
+    const For *loop = outer->body.as<For>();
+    ASSERT_NE(loop, nullptr);
+    ASSERT_NE(loop->body.as<LetStmt>(), nullptr);
+    EXPECT_EQ(loop->body.as<LetStmt>()->name, "t");
+}
+
+TEST(DeadCode, RemovesUnreadBuffersFiltersAndUnusedLets) {
+    using namespace Halide::Internal;
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {4}, BufferKind::Input, {}, {}, false},
+                 Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false},
+                 Buffer{"unused", Halide::Float(32), {4}, BufferKind::Intermediate, {}, {}, false}};
+    g.args = {"in", "out"};
+    Halide::Expr i = Variable::make(Halide::Int(32), "i");
+    Halide::Expr in_i = Load::make(Halide::Float(32), "in", i, Halide::Buffer<>(), Parameter(), const_true(),
+                                   ModulusRemainder());
+    auto loop = [&](const std::string &buffer, Stmt extra) {
+        Stmt store = Store::make(buffer, in_i, i, Parameter(), const_true(), ModulusRemainder());
+        return For::make("i", 0, 4, ForType::Serial, Halide::DeviceAPI::None, LetStmt::make("dead", 1, store));
+    };
+    g.filters.push_back(Filter{"unused", "compute_unused", loop("unused", Stmt()), {}, {}, {}, ""});
+    g.filters.push_back(Filter{"out", "compute_out", loop("out", Stmt()), {}, {}, {}, ""});
+    recompute_edges(g);
+    EXPECT_TRUE(dead_code(g).changed);
+    ASSERT_EQ(g.filters.size(), 1u);
+    EXPECT_EQ(g.filters[0].name, "out");
+    EXPECT_FALSE(g.has_buffer("unused"));
+    std::ostringstream os;
+    os << g.filters[0].body;
+    EXPECT_EQ(os.str().find("dead"), std::string::npos) << os.str();
+    EXPECT_FALSE(dead_code(g).changed);
 }
 
 }  // namespace
