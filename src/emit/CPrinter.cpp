@@ -14,6 +14,9 @@ using Halide::Expr;
 
 namespace {
 
+// Name of the lane variable of vector statements (the flowhls_ prefix is never a user name).
+constexpr const char *kLane = "flowhls_l";
+
 std::string pad(int indent) { return std::string(4 * indent, ' '); }
 
 bool is_narrow_int(Halide::Type t) { return (t.is_int() || t.is_uint()) && t.bits() < 32; }
@@ -55,7 +58,7 @@ bool math_function(const std::string &name, std::string *c_name) {
 }  // namespace
 
 std::string c_type(Halide::Type t) {
-    if (t.lanes() != 1) throw Error("vector type cannot be printed as C");
+    t = t.element_of();
     if (t.is_bool()) return "bool";
     if (t.is_float()) {
         if (t.bits() == 32) return "float";
@@ -72,6 +75,7 @@ std::string c_type(Halide::Type t) {
 }
 
 std::string helper_suffix(Halide::Type t) {
+    t = t.element_of();
     if (t.is_float()) return "f" + std::to_string(t.bits());
     if (t.is_bool()) return "u8";
     return std::string(t.is_uint() ? "u" : "i") + std::to_string(t.bits());
@@ -119,14 +123,25 @@ std::string c_literal(const Expr &e) {
 std::string CPrinter::expr(const Expr &e) const {
     if (!e.defined()) throw std::logic_error("CPrinter: undefined expression");
     Halide::Type t = e.type();
-    if (t.lanes() != 1) throw Error("vector expression cannot be printed as C: " + describe(e));
+    bool vector = t.lanes() != 1;
+    if (vector && lane.empty()) throw Error("vector expression cannot be printed as C for this target: " + describe(e));
     if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e);
-    if (const Variable *v = e.as<Variable>()) return v->name;
+    if (const Variable *v = e.as<Variable>()) return vector ? v->name + "[" + lane + "]" : v->name;
+    // One lane of a vector: a broadcast is its scalar, a ramp its base plus lane times stride.
+    if (const Broadcast *b = e.as<Broadcast>()) return expr(b->value);
+    if (const Ramp *r = e.as<Ramp>()) {
+        std::string value = "(" + expr(r->base) + " + " + expr(r->stride) + " * " + lane + ")";
+        return is_narrow_int(t.element_of()) ? "((" + c_type(t) + ")" + value + ")" : value;
+    }
+    if (e.as<Shuffle>() || e.as<VectorReduce>()) throw Error("vector shuffles and reductions are not supported: " + describe(e));
     if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
     if (const Load *l = e.as<Load>()) {
-        if (!is_const_one(l->predicate)) throw Error("predicated load cannot be printed as C: " + describe(e));
         if (scalars.count(l->name)) return l->name;
-        return l->name + "[" + expr(l->index) + "]";
+        std::string load = l->name + "[" + expr(l->index) + "]";
+        if (is_const_one(l->predicate)) return load;
+        if (!vector) throw Error("predicated load cannot be printed as C: " + describe(e));
+        // Inactive lanes of a predicated load are unspecified; they read as zero.
+        return "(" + expr(l->predicate) + " ? " + load + " : (" + c_type(t) + ")0)";
     }
     if (const Select *s = e.as<Select>()) {
         return "(" + expr(s->condition) + " ? " + expr(s->true_value) + " : " + expr(s->false_value) + ")";
@@ -138,7 +153,7 @@ std::string CPrinter::expr(const Expr &e) const {
 }
 
 std::string CPrinter::binary(const Expr &e) const {
-    Halide::Type t = e.type();
+    Halide::Type t = e.type().element_of();
     const std::string sfx = helper_suffix(t);
     auto helper = [&](const char *name, const Expr &a, const Expr &b) {
         return std::string("flowhls_") + name + "_" + sfx + "(" + expr(a) + ", " + expr(b) + ")";
@@ -176,7 +191,7 @@ std::string CPrinter::binary(const Expr &e) const {
 }
 
 std::string CPrinter::call(const Call *op) const {
-    Halide::Type t = op->type;
+    Halide::Type t = op->type.element_of();
     auto arg = [&](size_t i) { return expr(op->args.at(i)); };
     std::string fn;
     if (op->call_type == Call::PureExtern && math_function(op->name, &fn)) {
@@ -215,13 +230,13 @@ std::string CPrinter::call(const Call *op) const {
         return std::string("flowhls_") + name + "_" + sfx + "(" + arg(0) + ", " + amount + ")";
     }
     if (op->is_intrinsic(Call::abs)) {
-        Halide::Type at = op->args[0].type();
+        Halide::Type at = op->args[0].type().element_of();
         if (at.is_float()) return std::string(at.bits() == 32 ? "fabsf(" : "fabs(") + arg(0) + ")";
         if (at.is_uint()) return arg(0);
         return "flowhls_abs_" + sfx + "(" + arg(0) + ")";
     }
     if (op->is_intrinsic(Call::absd)) {
-        Halide::Type at = op->args[0].type();
+        Halide::Type at = op->args[0].type().element_of();
         if (at.is_float()) {
             return std::string(at.bits() == 32 ? "fabsf(" : "fabs(") + arg(0) + " - " + arg(1) + ")";
         }
@@ -230,7 +245,7 @@ std::string CPrinter::call(const Call *op) const {
     if (op->is_intrinsic(Call::div_round_to_zero)) return "((" + ty + ")(" + arg(0) + " / " + arg(1) + "))";
     if (op->is_intrinsic(Call::mod_round_to_zero)) return "((" + ty + ")(" + arg(0) + " % " + arg(1) + "))";
     if (op->is_intrinsic(Call::reinterpret)) {
-        Halide::Type from = op->args[0].type();
+        Halide::Type from = op->args[0].type().element_of();
         if (from.is_float() && (t.is_uint() || t.is_int()) && from.bits() == t.bits()) {
             return "((" + ty + ")flowhls_bits_f" + std::to_string(from.bits()) + "(" + arg(0) + "))";
         }
@@ -244,6 +259,24 @@ std::string CPrinter::call(const Call *op) const {
     }
     throw Error("call to '" + op->name + "' is not supported by the C emitter (in " +
                 describe(Expr(op)) + ")");
+}
+
+void CPrinter::vector_stmt(int lanes, const std::function<std::string()> &target_of,
+                           const std::function<std::string()> &element, const Expr &predicate, std::ostream &os,
+                           int indent) const {
+    if (!dialect.vectors_as_arrays) throw Error("vector code cannot be printed for this target");
+    lane = kLane;
+    std::string target = target_of();
+    std::string value = element();
+    std::string guard = predicate.defined() && !is_const_one(predicate) ? expr(predicate) : "";
+    lane.clear();
+    os << pad(indent) << "for (int32_t " << kLane << " = 0; " << kLane << " < " << lanes << "; " << kLane << "++) {\n";
+    if (!guard.empty()) {
+        os << pad(indent + 1) << "if (" << guard << ") " << target << " = " << value << ";\n";
+    } else {
+        os << pad(indent + 1) << target << " = " << value << ";\n";
+    }
+    os << pad(indent) << "}\n";
 }
 
 void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
@@ -269,9 +302,25 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         stmt(f->body, os, indent + 1);
         os << pad(indent) << "}\n";
     } else if (const LetStmt *l = s.as<LetStmt>()) {
-        os << pad(indent) << "const " << c_type(l->value.type()) << " " << l->name << " = " << expr(l->value) << ";\n";
+        int lanes = l->value.type().lanes();
+        if (lanes > 1) {
+            os << pad(indent) << c_type(l->value.type()) << " " << l->name << "[" << lanes << "];\n";
+            vector_stmt(
+                lanes, [&] { return l->name + "[" + std::string(kLane) + "]"; }, [&] { return expr(l->value); }, Expr(),
+                os, indent);
+        } else {
+            os << pad(indent) << "const " << c_type(l->value.type()) << " " << l->name << " = " << expr(l->value)
+               << ";\n";
+        }
         stmt(l->body, os, indent);
     } else if (const Store *st = s.as<Store>()) {
+        int lanes = st->value.type().lanes();
+        if (lanes > 1) {
+            vector_stmt(
+                lanes, [&] { return st->name + "[" + expr(st->index) + "]"; }, [&] { return expr(st->value); },
+                st->predicate, os, indent);
+            return;
+        }
         if (!is_const_one(st->predicate)) throw Error("predicated store cannot be printed as C");
         if (scalars.count(st->name)) {
             os << pad(indent) << st->name << " = " << expr(st->value) << ";\n";

@@ -3,6 +3,7 @@
 
 #include <Halide.h>
 
+#include <functional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -17,9 +18,11 @@ struct CDialect {
     bool loop_labels = true;
     /// Print Halide parallel loops as `#pragma omp for` loops (PandA-Bambu).
     bool openmp_parallel = false;
+    /// Print vector values as small arrays filled lane by lane (PandA-Bambu).
+    bool vectors_as_arrays = false;
 };
 
-/// The C spelling of a scalar Halide type ("float", "uint16_t", ...).
+/// The C spelling of a Halide type's element ("float", "uint16_t", ...).
 std::string c_type(Halide::Type t);
 
 /// The suffix of the flowhls_math.h helpers for a type ("f32", "u16", ...).
@@ -45,6 +48,12 @@ public:
 private:
     CDialect dialect;
     std::set<std::string> scalars;
+    /// While printing one lane of a vector statement: the lane variable.
+    mutable std::string lane;
+    // Prints `target = element` for every lane, under `predicate` when it is not true.
+    void vector_stmt(int lanes, const std::function<std::string()> &target,
+                     const std::function<std::string()> &element, const Halide::Expr &predicate, std::ostream &os,
+                     int indent) const;
     std::string call(const Halide::Internal::Call *op) const;
     std::string binary(const Halide::Expr &e) const;
 };

@@ -56,6 +56,14 @@ ExampleDef gaussian() {
         {"root", "every stage computed at the root, one filter each", schedule_all_root},
         {"linebuffer", "input copy and horizontal blur computed per output row into line buffers",
          [](const HalideProgram &p) { line_buffer(p, "blur_y", {"hw_input", "blur_x"}); }},
+        {"vectorized", "line buffers, with x vectorized by 8 in every stage (bambu maps vectors; vitis refuses it)",
+         [](const HalideProgram &p) {
+             line_buffer(p, "blur_y", {"hw_input", "blur_x"});
+             for (const char *name : {"hw_input", "blur_x", "blur_y"}) {
+                 Func f = stage(p, name);
+                 f.vectorize(f.args()[0], 8);
+             }
+         }},
     };
     return d;
 }

@@ -46,7 +46,7 @@ ExampleDef gemm() {
              Halide::RVar k(prod.update().get_schedule().rvars().at(0).var);
              prod.update().reorder(prod.args()[0], k, prod.args()[1]);
          }},
-        {"vectorized", "product at the root, i vectorized by 8 (for targets that map vectors; vitis refuses it)",
+        {"vectorized", "product at the root, i vectorized by 8 (bambu maps vectors; vitis refuses it)",
          [](const HalideProgram &p) {
              Func prod = stage(p, "prod");
              prod.compute_root().vectorize(prod.args()[0], 8);
@@ -109,7 +109,7 @@ ExampleDef conv_relu() {
         {"root", "convolution computed at the root, ReLU as a second filter", schedule_all_root},
         {"linebuffer", "one row of the convolution computed per output row",
          [](const HalideProgram &p) { per_row(p, "relu", {"conv"}); }},
-        {"parallel", "output channels computed in parallel (for targets that map parallel loops; vitis refuses it)",
+        {"parallel", "output channels computed in parallel (bambu maps it to omp for; vitis refuses it)",
          [](const HalideProgram &p) {
              Func relu = stage(p, "relu");
              relu.parallel(relu.args()[2]);

@@ -157,7 +157,7 @@ private:
         std::vector<Stmt> before, after;
         for (const auto &kv : acc.buffers) {
             const Access &a = kv.second;
-            if (a.indices.size() < 2 || !a.unconditional || acc.bound.count(kv.first) || is_scalar(kv.first)) continue;
+            if (a.type.lanes() > 1 || a.indices.size() < 2 || !a.unconditional || acc.bound.count(kv.first) || is_scalar(kv.first)) continue;
             const Expr &index = a.indices[0];
             bool same = true;
             for (const Expr &i : a.indices) same &= equal(i, index);

@@ -97,6 +97,11 @@ private:
             return Load::make(l->type, l->name, leaf(l->index), l->image, l->param, l->predicate, l->alignment);
         }
         if (const Cast *c = e.as<Cast>()) return Cast::make(c->type, leaf(c->value));
+        if (const Broadcast *b = e.as<Broadcast>()) return Broadcast::make(leaf(b->value), b->lanes);
+        if (const Ramp *r = e.as<Ramp>()) {
+            Expr base = leaf(r->base);
+            return Ramp::make(base, leaf(r->stride), r->lanes);
+        }
         if (const Not *n = e.as<Not>()) return Not::make(leaf(n->a));
         if (const Select *s = e.as<Select>()) {
             return Select::make(leaf(s->condition), leaf(s->true_value), leaf(s->false_value));

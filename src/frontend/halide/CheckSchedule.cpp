@@ -52,7 +52,9 @@ void check_stage(const Function &f, const Definition &def, int stage, HlsTarget 
         stage == 0 ? "Func '" + halide_base_name(f.name()) + "'" : "Func '" + halide_base_name(f.name()) + "' update " + std::to_string(stage - 1);
     for (const Dim &d : def.schedule().dims()) {
         std::string directive = loop_directive(d.for_type);
-        bool mapped = target == HlsTarget::Bambu && d.for_type == ForType::Parallel;  // #pragma omp for
+        // Bambu maps parallel loops to #pragma omp for and vectors to small arrays.
+        bool mapped = target == HlsTarget::Bambu &&
+                      (d.for_type == ForType::Parallel || d.for_type == ForType::Vectorized);
         if (!directive.empty() && !mapped) {
             throw Error(stage_name + ": the " + directive + " directive on loop '" + d.var +
                         "' is not supported for the " + hls_target_name(target) +

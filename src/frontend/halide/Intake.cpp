@@ -71,12 +71,15 @@ private:
     }
 };
 
-// Checks that what is left is plain scalar code with every variable bound.
+// Checks that what is left is plain code (scalar, or with vectors where the target maps
+// them) with every variable bound.
 class VerifyHlsReady : public IRVisitor {
 public:
+    explicit VerifyHlsReady(bool vectors_allowed) : vectors_allowed(vectors_allowed) {}
     std::string problem;
 
 private:
+    bool vectors_allowed;
     std::set<std::string> bound;
     using IRVisitor::visit;
 
@@ -84,7 +87,7 @@ private:
         if (problem.empty()) problem = p;
     }
     void check_type(Halide::Type t, const char *what) {
-        if (t.lanes() != 1) fail(std::string("vector ") + what + " (vectorized code) remains after lowering");
+        if (t.lanes() != 1 && !vectors_allowed) fail(std::string("vector ") + what + " (vectorized code) remains after lowering");
     }
     void visit(const Variable *op) override {
         if (!bound.count(op->name)) {
@@ -125,10 +128,18 @@ private:
         check_type(op->value.type(), "store");
         IRVisitor::visit(op);
     }
-    void visit(const Ramp *) override { fail("vector index (vectorized code) remains after lowering"); }
-    void visit(const Broadcast *) override { fail("vector broadcast (vectorized code) remains after lowering"); }
-    void visit(const Shuffle *) override { fail("vector shuffle remains after lowering"); }
-    void visit(const VectorReduce *) override { fail("vector reduction remains after lowering"); }
+    void visit(const Ramp *op) override {
+        if (!vectors_allowed) fail("vector index (vectorized code) remains after lowering");
+        IRVisitor::visit(op);
+    }
+    void visit(const Broadcast *op) override {
+        if (!vectors_allowed) fail("vector broadcast (vectorized code) remains after lowering");
+        IRVisitor::visit(op);
+    }
+    void visit(const Shuffle *) override { fail("a vector shuffle remains after lowering (not supported yet)"); }
+    void visit(const VectorReduce *) override {
+        fail("a vector reduction remains after lowering (not supported yet; vectorize a pure dimension instead)");
+    }
     void visit(const Call *op) override {
         if (op->call_type == Call::Extern || op->call_type == Call::ExternCPlusPlus) {
             fail("call to external function '" + op->name + "' cannot be synthesized");
@@ -306,7 +317,7 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
     body = simplify(body);
     body = lower_halide_math(body);
 
-    VerifyHlsReady verify;
+    VerifyHlsReady verify(target == HlsTarget::Bambu);
     body.accept(&verify);
     if (!verify.problem.empty()) {
         throw Error("program '" + program.name + "' cannot be compiled to HLS: " + verify.problem);
