@@ -67,4 +67,15 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
 /// --disable-pass).
 std::vector<std::string> pass_names();
 
+/// One pass of the pipeline as `flowhls passes` shows it.
+struct PassDescription {
+    std::string name;
+    std::string summary;
+    /// Code generation depends on it: --disable-pass refuses it.
+    bool required = false;
+};
+
+/// The passes of the pipeline, in order.
+std::vector<PassDescription> describe_passes();
+
 }  // namespace flowhls

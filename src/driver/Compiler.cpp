@@ -39,6 +39,12 @@ std::string hls_target_name(HlsTarget target) {
     return "?";
 }
 
+std::vector<PassDescription> describe_passes() {
+    std::vector<PassDescription> out;
+    for (const PassInfo &p : pipeline_passes()) out.push_back({p.name, p.summary, p.required});
+    return out;
+}
+
 std::vector<std::string> pass_names() {
     std::vector<std::string> names;
     for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);

@@ -36,7 +36,11 @@ int print_examples() {
 }
 
 int print_passes() {
-    for (const std::string &p : flowhls::pass_names()) std::cout << p << "\n";
+    for (const flowhls::PassDescription &p : flowhls::describe_passes()) {
+        std::string name = p.name;
+        name.resize(20, ' ');
+        std::cout << name << (p.required ? "required  " : "optional  ") << p.summary << "\n";
+    }
     return 0;
 }
 

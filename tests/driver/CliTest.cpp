@@ -101,7 +101,7 @@ TEST(Cli, UnsupportedScheduleDirective) {
     expect_clean_failure("compile -e conv_relu -s parallel -o " + (dir / "out"),
                          "Func 'relu': the parallel directive on loop 'c'", dir);
     expect_clean_failure("compile -e gaussian -s vectorized -o " + (dir / "out"),
-                         "the vectorize directive on loop", dir);
+                         "Func 'blur_x': the vectorize directive on loop", dir);
     expect_clean_failure("compile -e gemm --target quartus -o " + (dir / "out"), "unknown target 'quartus'", dir);
 }
 
