@@ -2,6 +2,7 @@
 #include "examples/ExampleRegistry.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
+#include "frontend/halide/Intake.h"
 #include "support/Names.h"
 
 #include <algorithm>
@@ -23,9 +24,9 @@ const std::vector<ExampleDef> &example_registry() {
 Halide::Func stage(const HalideProgram &program, const std::string &name) {
     for (const ProgramOutput &out : program.outputs) {
         if (halide_base_name(out.func.name()) == name) return out.func;
-        for (auto &kv : find_transitive_calls(out.func.function())) {
-            if (halide_base_name(kv.first) == name) return Halide::Func(kv.second);
-        }
+    }
+    for (auto &kv : pipeline_functions(program)) {
+        if (halide_base_name(kv.first) == name) return Halide::Func(kv.second);
     }
     throw std::logic_error("example " + program.name + " has no stage " + name);
 }
@@ -35,12 +36,8 @@ std::vector<Halide::Func> schedulable_stages(const HalideProgram &program) {
     for (const ProgramOutput &out : program.outputs) skip.insert(out.func.name());
     // ImageParam's implicit wrapper Func ("<name>_im") stays inlined: it is the input itself.
     for (const ProgramInput &in : program.inputs) skip.insert(in.param.name() + "_im");
-    std::map<std::string, Function> env;
-    for (const ProgramOutput &out : program.outputs) {
-        for (auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
-    }
     std::vector<Halide::Func> stages;
-    for (auto &kv : env) {
+    for (auto &kv : pipeline_functions(program)) {
         if (!skip.count(kv.first) && !skip.count(halide_base_name(kv.first))) stages.emplace_back(kv.second);
     }
     return stages;

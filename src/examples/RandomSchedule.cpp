@@ -5,6 +5,7 @@
 #include "frontend/halide/Reference.h"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -158,9 +159,27 @@ private:
     }
 };
 
+// Halide prints warnings about the candidates it lowers (for example "guaranteed to fail an
+// assertion" for draws that are then rejected); they are noise for the user of a random
+// schedule, so std::cerr is muted while candidates are tried.
+class MuteStderr {
+public:
+    MuteStderr() : saved(std::cerr.rdbuf(nullptr)) {}
+    ~MuteStderr() {
+        std::cerr.rdbuf(saved);
+        std::cerr.clear();
+    }
+    MuteStderr(const MuteStderr &) = delete;
+    MuteStderr &operator=(const MuteStderr &) = delete;
+
+private:
+    std::streambuf *saved;
+};
+
 }  // namespace
 
 HalideProgram random_schedule(const ExampleDef &def, uint64_t seed) {
+    MuteStderr mute;
     HalideProgram root = def.algorithm();
     schedule_all_root(root);
     ReferenceData expected = run_reference(root, random_inputs(root, seed));

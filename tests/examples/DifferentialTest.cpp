@@ -16,6 +16,11 @@ struct Case {
     HlsTarget target;
 };
 
+// How gtest shows a case (instead of its bytes).
+void PrintTo(const Case &c, std::ostream *os) {
+    *os << c.example << " schedule " << c.schedule << " for " << hls_target_name(c.target);
+}
+
 std::string case_name(const testing::TestParamInfo<Case> &info) {
     std::string s = hls_target_name(info.param.target) + "_" + info.param.example + "_" + info.param.schedule;
     for (char &c : s) {

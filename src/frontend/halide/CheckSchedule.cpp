@@ -132,16 +132,14 @@ void check_program(const HalideProgram &program, HlsTarget target) {
         }
         input_names.insert(in.param.name());
     }
-    std::map<std::string, Function> env;
     for (const ProgramOutput &out : program.outputs) {
         if (!out.func.defined()) throw Error("program '" + program.name + "' has an undefined output Func");
         check_shape("output", halide_base_name(out.func.name()), out.shape, out.func.dimensions());
         if (out.func.outputs() != 1) {
             throw Error("output Func '" + halide_base_name(out.func.name()) + "' returns a Tuple; tuple-valued outputs are not supported yet");
         }
-        for (const auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
     }
-    for (const auto &kv : env) check_function(kv.second, target);
+    for (const auto &kv : pipeline_functions(program)) check_function(kv.second, target);
 }
 
 }  // namespace flowhls

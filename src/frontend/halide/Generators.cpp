@@ -1,6 +1,7 @@
 // load_generator: a registered Halide Generator built into a flowhls program.
 #include "flowhls/Generators.h"
 #include "flowhls/Error.h"
+#include "frontend/halide/Intake.h"
 #include "support/Names.h"
 
 #include <algorithm>
@@ -38,16 +39,14 @@ private:
 
 std::map<std::string, Parameter> image_params(const std::vector<Halide::Func> &outputs) {
     CollectImageParams collect;
-    for (const Halide::Func &out : outputs) {
-        for (auto &kv : find_transitive_calls(out.function())) {
-            Function f = kv.second;
-            auto visit_definition = [&](const Definition &d) {
-                for (const Halide::Expr &e : d.values()) e.accept(&collect);
-                for (const Halide::Expr &e : d.args()) e.accept(&collect);
-            };
-            if (f.has_pure_definition()) visit_definition(f.definition());
-            for (const Definition &u : f.updates()) visit_definition(u);
-        }
+    for (auto &kv : pipeline_functions(outputs)) {
+        Function f = kv.second;
+        auto visit_definition = [&](const Definition &d) {
+            for (const Halide::Expr &e : d.values()) e.accept(&collect);
+            for (const Halide::Expr &e : d.args()) e.accept(&collect);
+        };
+        if (f.has_pure_definition()) visit_definition(f.definition());
+        for (const Definition &u : f.updates()) visit_definition(u);
     }
     return collect.params;
 }

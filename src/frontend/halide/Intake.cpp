@@ -164,11 +164,7 @@ std::vector<int64_t> to_int64(const std::vector<int> &v) { return std::vector<in
 class SerializeParallelLoops {
 public:
     explicit SerializeParallelLoops(const HalideProgram &program) {
-        std::map<std::string, Function> env;
-        for (const ProgramOutput &out : program.outputs) {
-            for (auto &kv : find_transitive_calls(out.func.function())) env.emplace(kv);
-        }
-        for (auto &kv : env) {
+        for (auto &kv : pipeline_functions(program)) {
             Function f = kv.second;
             serialize(f.name(), 0, f.definition());
             for (size_t i = 0; i < f.updates().size(); i++) serialize(f.name(), static_cast<int>(i) + 1, f.updates()[i]);
@@ -213,6 +209,20 @@ private:
 };
 
 }  // namespace
+
+std::map<std::string, Function> pipeline_functions(const std::vector<Halide::Func> &outputs) {
+    std::map<std::string, Function> env;
+    for (const Halide::Func &out : outputs) {
+        for (const auto &kv : find_transitive_calls(out.function())) env.emplace(kv);
+    }
+    return env;
+}
+
+std::map<std::string, Function> pipeline_functions(const HalideProgram &program) {
+    std::vector<Halide::Func> outputs;
+    for (const ProgramOutput &out : program.outputs) outputs.push_back(out.func);
+    return pipeline_functions(outputs);
+}
 
 Halide::Target hls_lowering_target() {
     Halide::Target t(Halide::Target::Linux, Halide::Target::X86, 64);

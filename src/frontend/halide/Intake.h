@@ -6,6 +6,7 @@
 
 #include <Halide.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct LoweredProgram {
     Halide::Internal::Stmt body;
     std::vector<KernelArg> args;
 };
+
+/// Every Func the outputs depend on (the outputs included), by name.
+std::map<std::string, Halide::Internal::Function> pipeline_functions(const std::vector<Halide::Func> &outputs);
+/// The same for a program's outputs.
+std::map<std::string, Halide::Internal::Function> pipeline_functions(const HalideProgram &program);
 
 /// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
 /// schedules, missing or non-positive shapes, unsupported types), naming the Func and the
