@@ -120,15 +120,12 @@ private:
     }
 };
 
-// Intermediate buffers that no filter but their producers read.
+// Intermediate buffers no filter reads (a producer that reads back what it wrote keeps the
+// buffer alive: its stores may feed what it computes next).
 std::set<std::string> unread_intermediates(const FilterGraph &g) {
     std::set<std::string> dead;
     for (const Buffer &b : g.buffers) {
-        if (b.kind != BufferKind::Intermediate) continue;
-        bool read = std::any_of(b.consumers.begin(), b.consumers.end(), [&](int c) {
-            return std::find(b.producers.begin(), b.producers.end(), c) == b.producers.end();
-        });
-        if (!read) dead.insert(b.name);
+        if (b.kind == BufferKind::Intermediate && b.consumers.empty()) dead.insert(b.name);
     }
     return dead;
 }

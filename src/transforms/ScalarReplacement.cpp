@@ -149,7 +149,8 @@ private:
     Stmt visit(const For *op) override {
         const For *f = op;
         const IntImm *trip = f->extent.as<IntImm>();
-        if (!trip || trip->value <= 0) return IRMutator::visit(op);
+        // Iterations of a parallel loop must not share a local.
+        if (!trip || trip->value <= 0 || f->for_type == ForType::Parallel) return IRMutator::visit(op);
         CollectAccesses acc;
         acc.bound.insert(f->name);
         f->body.accept(&acc);

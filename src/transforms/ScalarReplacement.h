@@ -5,7 +5,7 @@
 
 namespace flowhls {
 
-/// Contract: for every loop with a constant positive trip count, outermost first, and every
+/// Contract: for every serial loop with a constant positive trip count, outermost first, and every
 /// buffer all of whose loads and stores in the loop use one loop-invariant index (an
 /// accumulator, a reduction), with at least two such accesses and at least one of them
 /// executed in every iteration: adds a one-element local buffer, loads it from the buffer
