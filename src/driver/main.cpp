@@ -147,25 +147,31 @@ int main(int argc, char **argv) {
     app.add_subcommand("passes", "list the optimization passes in pipeline order");
     std::vector<std::string> gen_plugins;
     CLI::App *generators = app.add_subcommand("generators", "list the registered Halide Generators");
-    generators->add_option("--plugin", gen_plugins, "shared library with Halide Generators to load (repeatable)");
+    generators->add_option("--plugin", gen_plugins, "shared library with Halide Generators to load (repeatable)")
+        ->allow_extra_args(false);
 
     CompileArgs ca;
     CLI::App *compile = app.add_subcommand("compile", "compile a pipeline into an HLS project directory");
     compile->add_option("model", ca.model, "model file (not supported yet)");
     compile->add_option("-e,--example", ca.example, "bundled example to compile (see 'flowhls examples')");
     compile->add_option("-g,--generator", ca.generator, "registered Halide Generator to compile");
-    compile->add_option("--plugin", ca.plugins, "shared library with Halide Generators to load (repeatable)");
+    compile->add_option("--plugin", ca.plugins, "shared library with Halide Generators to load (repeatable)")
+        ->allow_extra_args(false);
     compile->add_option("--shape", ca.shapes,
-                        "NAME=48x64: static shape of a generator input or output, outermost dimension first");
-    compile->add_option("--param", ca.params, "KEY=VALUE: a GeneratorParam value");
+                        "NAME=48x64: static shape of a generator input or output, outermost dimension first")
+        ->allow_extra_args(false);
+    compile->add_option("--param", ca.params, "KEY=VALUE: a GeneratorParam value")
+        ->allow_extra_args(false);
     compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
     compile->add_option("-t,--target", ca.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")->capture_default_str();
     compile->add_option("--seed", ca.seed, "seed of the random test inputs")->capture_default_str();
     compile->add_flag("--dump-graph", ca.dump_graph, "print the filter graph after extraction and at the end");
-    compile->add_option("--dump-after", ca.dump_after, "print the graph after this pass ('all': every pass)");
-    compile->add_option("--disable-pass", ca.disabled, "do not run this pass");
+    compile->add_option("--dump-after", ca.dump_after, "print the graph after this pass ('all': every pass)")
+        ->allow_extra_args(false);
+    compile->add_option("--disable-pass", ca.disabled, "do not run this pass")
+        ->allow_extra_args(false);
     compile->add_flag("--time-passes", ca.time_passes, "print the wall time of each pass");
     compile->add_flag("--csim", ca.csim, "run the C simulation after compiling");
     compile->add_flag("--sanitize", ca.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
