@@ -29,6 +29,9 @@ struct CompileOptions {
     std::string output_dir;
     /// Seed of the random test inputs.
     uint64_t seed = 1;
+    /// FPGA part (see devices/) and clock the scripts and the QoR estimate use.
+    std::string device = "xc7z020";
+    double clock_mhz = 100.0;
     /// Also print the filter graph after extraction to `dump_stream`.
     bool dump_graph = false;
     /// Print the graph after each pass named here to `dump_stream` ("all" for every pass).
@@ -56,7 +59,12 @@ struct CompileResult {
     std::vector<std::string> files;
     /// The filter graph as printed by --dump-graph, after all passes.
     std::string graph_dump;
+    /// The QoR estimate as text (also in report.txt; report.json has it as JSON).
+    std::string qor_report;
 };
+
+/// Names of the parts --device accepts.
+std::vector<std::string> device_list();
 
 /// Compiles `program` into an HLS project in options.output_dir: kernel sources, testbench,
 /// test data (random inputs and the Halide JIT's outputs), tool scripts and a README.

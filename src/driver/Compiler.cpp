@@ -1,6 +1,9 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
 #include "emit/testbench/TestbenchEmitter.h"
+#include "analysis/Device.h"
+#include "analysis/QorEstimator.h"
+#include "emit/QorReport.h"
 #include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
@@ -45,6 +48,8 @@ std::vector<PassDescription> describe_passes() {
     return out;
 }
 
+std::vector<std::string> device_list() { return device_names(); }
+
 std::vector<std::string> pass_names() {
     std::vector<std::string> names;
     for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);
@@ -53,8 +58,9 @@ std::vector<std::string> pass_names() {
 
 CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
     std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
-    // Created first: an unwritable destination fails before any work.
+    // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
+    Device device = load_device(options.device, options.clock_mhz);
 
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
@@ -76,9 +82,18 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
     ProjectSettings settings;
     settings.target = options.target;
+    settings.vitis_part = device.vitis_part;
+    settings.bambu_device = device.bambu_device;
+    settings.clock_mhz = device.clock_mhz;
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
-    for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
+    DesignEstimate estimate = estimate_design(graph, device, QorOptions());
+    std::string qor = qor_text(estimate, device);
+    for (EmittedFile &f : emit_project_files(graph, settings)) {
+        if (f.path == "report.txt") f.contents += "\n" + qor;
+        files.push_back(std::move(f));
+    }
+    files.push_back({"report.json", qor_json(estimate, device)});
     for (const EmbeddedFile &f : runtime_support_files()) {
         bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
@@ -107,6 +122,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.dataflow = graph.dataflow.legal;
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
+    result.qor_report = qor;
     return result;
 }
 

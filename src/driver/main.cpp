@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -16,7 +17,9 @@ struct CompileArgs {
     std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
     std::vector<std::string> plugins, shapes, params;
     uint64_t seed = 1;
-    bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false;
+    bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
+    std::string device = "xc7z020";
+    double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
 };
 
@@ -41,6 +44,15 @@ int print_passes() {
         name.resize(20, ' ');
         std::cout << name << (p.required ? "required  " : "optional  ") << p.summary << "\n";
     }
+    return 0;
+}
+
+int print_report(const std::string &dir) {
+    std::ifstream in(dir + "/report.txt");
+    if (!in || !std::ifstream(dir + "/.flowhls-project")) {
+        throw flowhls::Error("'" + dir + "' is not a flowhls project with a report (no report.txt)");
+    }
+    std::cout << in.rdbuf();
     return 0;
 }
 
@@ -107,6 +119,8 @@ int run_compile(const CompileArgs &a) {
         if (c == ':') c = '_';
     }
     o.seed = a.seed;
+    o.device = a.device;
+    o.clock_mhz = a.clock_mhz;
     o.dump_graph = a.dump_graph;
     o.dump_after = a.dump_after;
     o.disabled_passes = a.disabled;
@@ -120,6 +134,7 @@ int run_compile(const CompileArgs &a) {
     for (const std::string &f : r.filters) std::cout << " " << f;
     std::cout << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
     std::cout << "  project:  " << r.output_dir << "\n";
+    if (a.report) std::cout << "\n" << r.qor_report;
     if (!a.csim) return 0;
     flowhls::CsimOptions co;
     co.sanitize = a.sanitize;
@@ -167,6 +182,10 @@ int main(int argc, char **argv) {
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
     compile->add_option("-t,--target", ca.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")->capture_default_str();
     compile->add_option("--seed", ca.seed, "seed of the random test inputs")->capture_default_str();
+    compile->add_option("--device", ca.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
+        ->capture_default_str();
+    compile->add_option("--clock", ca.clock_mhz, "clock frequency in MHz")->capture_default_str();
+    compile->add_flag("--report", ca.report, "print the QoR estimate (always written to report.txt and report.json)");
     compile->add_flag("--dump-graph", ca.dump_graph, "print the filter graph after extraction and at the end");
     compile->add_option("--dump-after", ca.dump_after, "print the graph after this pass ('all': every pass)")
         ->allow_extra_args(false);
@@ -176,6 +195,11 @@ int main(int argc, char **argv) {
     compile->add_flag("--csim", ca.csim, "run the C simulation after compiling");
     compile->add_flag("--sanitize", ca.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     compile->add_flag("-v,--verbose", ca.verbose, "print progress and the simulation output");
+
+    app.add_subcommand("devices", "list the FPGA parts of the device library");
+    std::string report_dir;
+    CLI::App *report = app.add_subcommand("report", "print the report of a generated project (filters, dataflow, QoR)");
+    report->add_option("dir", report_dir, "project directory written by 'flowhls compile'")->required();
 
     CsimArgs sa;
     CLI::App *csim = app.add_subcommand("csim", "build and run the C simulation of a generated project");
@@ -201,6 +225,11 @@ int main(int argc, char **argv) {
     try {
         if (app.got_subcommand("examples")) return print_examples();
         if (app.got_subcommand("passes")) return print_passes();
+        if (app.got_subcommand("devices")) {
+            for (const std::string &d : flowhls::device_list()) std::cout << d << "\n";
+            return 0;
+        }
+        if (report->parsed()) return print_report(report_dir);
         if (generators->parsed()) {
             for (const std::string &g : flowhls::list_generators(gen_plugins)) std::cout << g << "\n";
             return 0;

@@ -15,4 +15,7 @@ struct EmbeddedFile {
 /// The support headers that every generated project gets under include/ (see runtime/include).
 const std::vector<EmbeddedFile> &runtime_support_files();
 
+/// The device library (devices/*.json).
+const std::vector<EmbeddedFile> &device_files();
+
 }  // namespace flowhls

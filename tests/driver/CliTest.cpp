@@ -83,6 +83,24 @@ void expect_clean_failure(const std::string &args, const std::string &message, c
     }
 }
 
+TEST(Cli, ReportDevicesAndClock) {
+    test::TempDir dir;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("devices", &out), 0) << out;
+    EXPECT_EQ(out, "xc7z020\nxcu250\nxcu280\nxcvu9p\nxczu9eg\n");
+    ASSERT_EQ(test::run_flowhls("compile -e gaussian --device xcu280 --clock 250 --report -o " + (dir / "g"), &out), 0)
+        << out;
+    EXPECT_NE(out.find("QoR estimate for xcu280 (U280) at 250 MHz"), std::string::npos) << out;
+    EXPECT_NE(test::read_file(dir / "g/run_hls.tcl").find("set_part {xcu280-fsvh2892-2L-e}"), std::string::npos);
+    EXPECT_NE(test::read_file(dir / "g/run_hls.tcl").find("create_clock -period 4 "), std::string::npos);
+    EXPECT_TRUE(fs::exists(dir / "g/report.json"));
+    ASSERT_EQ(test::run_flowhls("report " + (dir / "g"), &out), 0) << out;
+    EXPECT_NE(out.find("flowhls report: kernel gaussian"), std::string::npos) << out;
+    EXPECT_NE(out.find("QoR estimate for xcu280"), std::string::npos) << out;
+    expect_clean_failure("compile -e gemm --device xc9000 -o " + (dir / "out"), "unknown device 'xc9000'", dir);
+    EXPECT_EQ(test::run_flowhls("report " + dir.path(), &out), 2) << out;
+}
+
 TEST(Cli, UnknownExample) {
     test::TempDir dir;
     expect_clean_failure("compile -e no_such -o " + (dir / "out"), "unknown example 'no_such'", dir);

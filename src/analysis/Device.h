@@ -1,0 +1,51 @@
+// The device library: FPGA capacities and per-clock operator costs (devices/*.json).
+#pragma once
+
+#include <Halide.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// Cost of one operator instance at the chosen clock.
+struct OperatorCost {
+    int latency = 0;  ///< cycles from operands to result
+    int dsp = 0;
+    int lut = 0;
+    int ff = 0;
+};
+
+/// Resource totals of a part.
+struct Resources {
+    int64_t dsp = 0, bram18k = 0, uram = 0, lut = 0, ff = 0;
+};
+
+/// One FPGA part with its operator table evaluated at a clock.
+struct Device {
+    std::string part, board, family;
+    /// Names of the part for the tools' scripts.
+    std::string vitis_part, bambu_device;
+    double clock_mhz = 100.0;
+    Resources capacity;
+    /// Memory ports of an array (block RAM, simple dual port: 1 read + 1 write).
+    int read_ports = 1, write_ports = 1;
+    int64_t bram18k_bits = 18432;
+    /// Arrays with at most this many bits are kept in registers/LUTs, not block RAM.
+    int64_t register_threshold_bits = 1024;
+    /// Operator name ("fadd", "imul32", "load", ...) -> cost at clock_mhz.
+    std::map<std::string, OperatorCost> operators;
+
+    /// The cost of operator `name`; throws std::logic_error if the table lacks it.
+    const OperatorCost &op(const std::string &name) const;
+};
+
+/// Names of the parts in the device library, sorted.
+std::vector<std::string> device_names();
+
+/// Loads part `name` with its operator latencies at `clock_mhz`. Throws flowhls::Error for an
+/// unknown part (listing the known ones) or a clock outside (0, 1000] MHz.
+Device load_device(const std::string &name, double clock_mhz);
+
+}  // namespace flowhls

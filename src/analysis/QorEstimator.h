@@ -1,0 +1,67 @@
+// QoR estimator: latency, initiation intervals and resources of a FilterGraph on a device.
+#pragma once
+
+#include "analysis/Device.h"
+#include "graph/FilterGraph.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// How the estimator assumes the HLS tool treats loops that carry no directives.
+struct QorOptions {
+    /// Innermost loops are pipelined (what Vitis HLS does by default), with this target II.
+    bool pipeline_innermost = true;
+    int target_ii = 1;
+    /// Perfect nests around a pipelined loop are flattened into it (LetStmts of index
+    /// arithmetic between the loops do not break perfection).
+    bool flatten = true;
+};
+
+/// Estimate of one loop (for a flattened nest: the nest, named by its outermost loop).
+struct LoopEstimate {
+    std::string name;
+    int64_t trip = 0;
+    bool pipelined = false;
+    int flattened_levels = 1;
+    int depth = 0;  ///< pipeline depth or body latency
+    int ii = 0;     ///< initiation interval (pipelined loops)
+    int ii_resource = 0, ii_recurrence = 0;
+    std::string ii_reason;  ///< what sets the II
+    int64_t latency = 0;
+};
+
+/// Estimate of one filter.
+struct FilterEstimate {
+    std::string name;
+    int64_t latency = 0;
+    std::vector<LoopEstimate> loops;
+    /// Operator name -> number of operations in the code.
+    std::map<std::string, int> operations;
+    Resources resources;
+};
+
+/// Estimate of the whole design.
+struct DesignEstimate {
+    std::vector<FilterEstimate> filters;
+    bool dataflow = false;
+    int64_t latency = 0;   ///< cycles from start to the last output
+    int64_t interval = 0;  ///< cycles between two inputs
+    double throughput = 0.0;  ///< samples per second at the clock
+    Resources total;
+};
+
+/// Contract: estimates one filter's latency (cycles), the II of its pipelined loops
+/// (max of the target, the memory-port bound and the recurrence bound ceil(delay/distance))
+/// and its resources. Pure analysis.
+FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, const Device &device,
+                               const QorOptions &options);
+
+/// Contract: estimates every filter and the design: with dataflow the interval is the
+/// largest filter latency (ping-pong buffers) and the latency the longest producer-consumer
+/// path; sequentially both are the sum. Pure analysis.
+DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, const QorOptions &options);
+
+}  // namespace flowhls

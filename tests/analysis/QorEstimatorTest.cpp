@@ -1,0 +1,213 @@
+// Tests of the device library and the QoR estimator, with the Vitis HLS calibration points
+// of the ScaleHLS gemm example (seed 003).
+#include "analysis/QorEstimator.h"
+#include "flowhls/Error.h"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+
+namespace flowhls {
+namespace {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+Expr var(const std::string &n) { return Variable::make(Halide::Int(32), n); }
+Expr load(const std::string &buf, Expr index) {
+    return Load::make(Halide::Float(32), buf, std::move(index), Halide::Buffer<>(), Parameter(), const_true(),
+                      ModulusRemainder());
+}
+Stmt store(const std::string &buf, Expr value, Expr index) {
+    return Store::make(buf, std::move(value), std::move(index), Parameter(), const_true(), ModulusRemainder());
+}
+Stmt loop(const std::string &v, int extent, Stmt body) {
+    return For::make(v, 0, extent, ForType::Serial, Halide::DeviceAPI::None, std::move(body));
+}
+
+// C, A, B: 32x32 float arrays (kernel arguments), one filter with `body`.
+FilterGraph gemm_graph(Stmt body) {
+    FilterGraph g;
+    g.name = "gemm";
+    for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}, false});
+    g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}, false});
+    g.args = {"A", "B", "C"};
+    g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, ""});
+    recompute_edges(g);
+    return g;
+}
+
+// C[i][j] += alpha * A[i][k] * B[k][j] as one statement on C[idx].
+Stmt accumulate() {
+    Expr idx = var("idx");
+    Expr product = (1.5f * load("A", var("i") * 32 + var("k"))) * load("B", var("k") * 32 + var("j"));
+    return store("C", load("C", idx) + product, idx);
+}
+
+Stmt scale_by_beta() { return store("C", load("C", var("idx")) * 1.2f, var("idx")); }
+
+const LoopEstimate *pipelined_loop(const FilterEstimate &f) {
+    for (const LoopEstimate &l : f.loops) {
+        if (l.pipelined) return &l;
+    }
+    return nullptr;
+}
+
+TEST(DeviceLibrary, ListsTheFivePartsWithTheirCapacities) {
+    EXPECT_EQ(device_names(), (std::vector<std::string>{"xc7z020", "xcu250", "xcu280", "xcvu9p", "xczu9eg"}));
+    Device d = load_device("xc7z020", 100);
+    EXPECT_EQ(d.board, "PYNQ-Z1");
+    EXPECT_EQ(d.capacity.dsp, 220);
+    EXPECT_EQ(d.capacity.bram18k, 280);
+    EXPECT_EQ(d.capacity.lut, 53200);
+    EXPECT_EQ(load_device("xcu280", 300).capacity.dsp, 9024);
+}
+
+TEST(DeviceLibrary, LatenciesGrowWithTheClock) {
+    EXPECT_EQ(load_device("xc7z020", 100).op("fadd").latency, 4);
+    EXPECT_EQ(load_device("xc7z020", 100).op("fmul").latency, 3);
+    EXPECT_GT(load_device("xc7z020", 250).op("fadd").latency, 4);
+    EXPECT_EQ(load_device("xc7z020", 100).op("load").latency, 2);
+}
+
+TEST(DeviceLibrary, UnknownPartOrClockIsAnError) {
+    EXPECT_THROW(load_device("xc9nope", 100), flowhls::Error);
+    EXPECT_THROW(load_device("xc7z020", 0), flowhls::Error);
+    EXPECT_THROW(load_device("xc7z020", 5000), flowhls::Error);
+}
+
+// Calibration 1 (seed 003): k innermost and pipelined, original loop order. Vitis HLS
+// reports II 5 and latency 183,296. Mechanism: the II is set by the recurrence through
+// C[i][j] (same element every k iteration, distance 1): delay = fadd (4) + store (1) = 5.
+// The latency is 32x32 iterations of (beta update + pipeline depth + 5 x 31).
+TEST(QorCalibration, GemmOriginalOrderIsRecurrenceBound) {
+    Stmt k_loop = loop("k", 32, accumulate());
+    Stmt j_body = LetStmt::make("idx", var("i") * 32 + var("j"), Block::make(scale_by_beta(), k_loop));
+    FilterGraph g = gemm_graph(loop("i", 32, loop("j", 32, j_body)));
+    FilterEstimate f = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), QorOptions());
+    const LoopEstimate *k = pipelined_loop(f);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->name, "k");
+    EXPECT_EQ(k->ii, 5);
+    EXPECT_EQ(k->ii_recurrence, 5);
+    EXPECT_NE(k->ii_reason.find("recurrence on 'C' (delay 5, distance 1)"), std::string::npos) << k->ii_reason;
+    EXPECT_NEAR(static_cast<double>(f.latency), 183296.0, 0.10 * 183296.0) << f.latency;
+    std::printf("gemm original order: II %d, latency %lld (Vitis HLS: II 5, 183296)\n", k->ii,
+                static_cast<long long>(f.latency));
+}
+
+// Calibration 2 (seed 003): loops permuted to k, i, j with j pipelined; Vitis flattens the
+// perfect nest and reports II 2 and latency 65,552. Mechanism: the II is set by the memory
+// ports of C (two reads and two writes per iteration on a 1R1W block RAM); the recurrence on
+// C[i][j] has distance 32 x 32 (the element comes back once per k), so it does not bind.
+TEST(QorCalibration, GemmPermutedOrderIsPortBound) {
+    Stmt body = LetStmt::make(
+        "idx", var("i") * 32 + var("j"),
+        Block::make(IfThenElse::make(EQ::make(var("k"), 0), scale_by_beta()), accumulate()));
+    FilterGraph g = gemm_graph(loop("k", 32, loop("i", 32, loop("j", 32, body))));
+    FilterEstimate f = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), QorOptions());
+    const LoopEstimate *nest = pipelined_loop(f);
+    ASSERT_NE(nest, nullptr);
+    EXPECT_EQ(nest->flattened_levels, 3);
+    EXPECT_EQ(nest->trip, 32768);
+    EXPECT_EQ(nest->ii, 2);
+    EXPECT_EQ(nest->ii_resource, 2);
+    EXPECT_EQ(nest->ii_recurrence, 1);
+    EXPECT_NE(nest->ii_reason.find("memory ports of 'C' (2 reads, 2 writes per iteration)"), std::string::npos)
+        << nest->ii_reason;
+    EXPECT_NEAR(static_cast<double>(f.latency), 65552.0, 0.10 * 65552.0) << f.latency;
+    std::printf("gemm permuted: II %d, latency %lld (Vitis HLS: II 2, 65552)\n", nest->ii,
+                static_cast<long long>(f.latency));
+}
+
+TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
+    // out[i] = in[i] * 2: no recurrence, one read and one write: II 1.
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}, false},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false}};
+    g.args = {"in", "out"};
+    g.filters.push_back(
+        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, ""});
+    recompute_edges(g);
+    FilterEstimate f = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), QorOptions());
+    const LoopEstimate *l = pipelined_loop(f);
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(l->ii, 1);
+    EXPECT_EQ(l->depth, 2 + 3 + 1);  // load, fmul, store
+    EXPECT_EQ(l->latency, l->depth + 1 * 63 + 1);
+    EXPECT_EQ(f.resources.dsp, 3);  // one fmul
+}
+
+TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}, false},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false}};
+    g.args = {"in", "out"};
+    g.filters.push_back(
+        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, ""});
+    recompute_edges(g);
+    QorOptions o;
+    o.pipeline_innermost = false;
+    FilterEstimate f = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), o);
+    EXPECT_EQ(f.latency, 64 * (6 + 1) + 1);
+}
+
+}  // namespace
+}  // namespace flowhls
+
+#include "TestSupport.h"
+#include "emit/QorReport.h"
+#include "graph/ExtractFilters.h"
+#include "transforms/Pipeline.h"
+
+#include <nlohmann/json.hpp>
+
+namespace flowhls {
+namespace {
+
+DesignEstimate small_estimate(const Device &d) {
+    FilterGraph g = extract_filters(lower_for_hls(test::small_program(), HlsTarget::Vitis));
+    run_pipeline(g, PipelineOptions());
+    return estimate_design(g, d, QorOptions());
+}
+
+TEST(QorReport, TextGolden) {
+    Device d = load_device("xc7z020", 100);
+    EXPECT_EQ(test::check_golden("small_qor.txt", qor_text(small_estimate(d), d)), "");
+}
+
+TEST(QorReport, JsonHasTheDocumentedFields) {
+    Device d = load_device("xczu9eg", 200);
+    nlohmann::json j = nlohmann::json::parse(qor_json(small_estimate(d), d));
+    EXPECT_EQ(j["device"]["part"], "xczu9eg");
+    EXPECT_EQ(j["device"]["clock_mhz"], 200.0);
+    ASSERT_EQ(j["filters"].size(), 2u);
+    for (const auto &f : j["filters"]) {
+        for (const char *key : {"name", "latency", "loops", "operations", "resources"}) EXPECT_TRUE(f.contains(key)) << key;
+        for (const auto &l : f["loops"]) {
+            for (const char *key : {"name", "trip", "pipelined", "flattened_levels", "depth", "ii", "ii_reason", "latency"}) {
+                EXPECT_TRUE(l.contains(key)) << key;
+            }
+        }
+    }
+    for (const char *key : {"dataflow", "latency_cycles", "interval_cycles", "throughput_per_s", "resources", "fits"}) {
+        EXPECT_TRUE(j["design"].contains(key)) << key;
+    }
+    EXPECT_EQ(j["design"]["fits"], true);
+    EXPECT_GT(j["design"]["throughput_per_s"].get<double>(), 0.0);
+}
+
+TEST(QorReport, OverBudgetDesignSaysWhatAndByHowMuch) {
+    Device d = load_device("xc7z020", 100);
+    d.capacity.dsp = 2;
+    d.capacity.lut = 100;
+    DesignEstimate e = small_estimate(d);
+    std::string text = qor_text(e, d);
+    EXPECT_NE(text.find("DOES NOT FIT the device: exceeds DSP by " + std::to_string(e.total.dsp - 2) + ", LUT by " +
+                        std::to_string(e.total.lut - 100)),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(nlohmann::json::parse(qor_json(e, d))["design"]["fits"], false);
+}
+
+}  // namespace
+}  // namespace flowhls
