@@ -61,6 +61,11 @@ struct CompileResult {
     std::string graph_dump;
     /// The QoR estimate as text (also in report.txt; report.json has it as JSON).
     std::string qor_report;
+    /// The estimate's headline numbers.
+    int64_t latency_cycles = 0, interval_cycles = 0;
+    double throughput = 0.0;  ///< samples per second
+    int64_t dsp = 0, bram18k = 0, lut = 0, ff = 0;
+    bool fits = true;
 };
 
 /// Names of the parts --device accepts.

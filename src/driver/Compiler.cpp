@@ -3,6 +3,7 @@
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
 #include "analysis/QorEstimator.h"
+#include "emit/HtmlReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
@@ -94,6 +95,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
         files.push_back(std::move(f));
     }
     files.push_back({"report.json", qor_json(estimate, device)});
+    files.push_back({"report.html", html_report(graph, estimate, device)});
     for (const EmbeddedFile &f : runtime_support_files()) {
         bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
@@ -123,6 +125,15 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
     result.qor_report = qor;
+    result.latency_cycles = estimate.latency;
+    result.interval_cycles = estimate.interval;
+    result.throughput = estimate.throughput;
+    result.dsp = estimate.total.dsp;
+    result.bram18k = estimate.total.bram18k;
+    result.lut = estimate.total.lut;
+    result.ff = estimate.total.ff;
+    result.fits = estimate.total.dsp <= device.capacity.dsp && estimate.total.bram18k <= device.capacity.bram18k &&
+                  estimate.total.lut <= device.capacity.lut && estimate.total.ff <= device.capacity.ff;
     return result;
 }
 

@@ -1,4 +1,5 @@
 // The flowhls command-line tool.
+#include "driver/Bench.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Error.h"
@@ -197,6 +198,14 @@ int main(int argc, char **argv) {
     compile->add_flag("-v,--verbose", ca.verbose, "print progress and the simulation output");
 
     app.add_subcommand("devices", "list the FPGA parts of the device library");
+    flowhls::BenchOptions bo;
+    std::string bench_target = "vitis";
+    CLI::App *bench = app.add_subcommand(
+        "bench", "compile every bundled example; print compile time and QoR beside published figures");
+    bench->add_option("--reference", bo.reference_dir, "directory of the published figures")->capture_default_str();
+    bench->add_option("--device", bo.device, "FPGA part")->capture_default_str();
+    bench->add_option("--clock", bo.clock_mhz, "clock frequency in MHz")->capture_default_str();
+    bench->add_option("-t,--target", bench_target, "HLS target: vitis or bambu")->capture_default_str();
     std::string report_dir;
     CLI::App *report = app.add_subcommand("report", "print the report of a generated project (filters, dataflow, QoR)");
     report->add_option("dir", report_dir, "project directory written by 'flowhls compile'")->required();
@@ -230,6 +239,11 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (report->parsed()) return print_report(report_dir);
+        if (bench->parsed()) {
+            bo.target = flowhls::parse_hls_target(bench_target);
+            flowhls::run_bench(bo, std::cout);
+            return 0;
+        }
         if (generators->parsed()) {
             for (const std::string &g : flowhls::list_generators(gen_plugins)) std::cout << g << "\n";
             return 0;

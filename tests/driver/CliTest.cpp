@@ -101,6 +101,30 @@ TEST(Cli, ReportDevicesAndClock) {
     EXPECT_EQ(test::run_flowhls("report " + dir.path(), &out), 2) << out;
 }
 
+TEST(Cli, HtmlReportIsSelfContainedWithTheGraph) {
+    test::TempDir dir;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e gaussian -s root -o " + (dir / "g"), &out), 0) << out;
+    std::string html = test::read_file(dir / "g/report.html");
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    for (const char *name : {"hw_input", "blur_x", "blur_y"}) EXPECT_NE(html.find(name), std::string::npos) << name;
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<link"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+}
+
+TEST(Cli, BenchPrintsOwnAndPublishedFigures) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls(std::string("bench --reference ") + FLOWHLS_SOURCE_DIR + "/bench/reference", &out), 0)
+        << out;
+    for (const char *name : {"brighten_blur", "gaussian", "harris", "unsharp", "upsample", "gemm", "2mm", "conv_relu"}) {
+        EXPECT_NE(out.find(std::string("\n") + name + " "), std::string::npos) << name;
+    }
+    EXPECT_NE(out.find("PUBLISHED figures of other systems"), std::string::npos);
+    EXPECT_NE(out.find("gaussian  27159"), std::string::npos) << out;
+    EXPECT_EQ(test::run_flowhls("bench --reference /nonexistent", &out), 2) << out;
+}
+
 TEST(Cli, UnknownExample) {
     test::TempDir dir;
     expect_clean_failure("compile -e no_such -o " + (dir / "out"), "unknown example 'no_such'", dir);

@@ -132,8 +132,8 @@ std::string readme(const FilterGraph &g, const ProjectSettings &s) {
         os << "| `run_bambu.sh` | PandA-Bambu synthesis and simulation for device " << s.bambu_device << " at "
            << s.clock_mhz << " MHz (`./run_bambu.sh`, needs `bambu` on PATH) |\n";
     }
-    os << "| `report.txt`, `report.json` | filters, buffers, whether the top function is a dataflow region, and the "
-          "QoR estimate (`flowhls report .`) |\n"
+    os << "| `report.txt`, `report.json`, `report.html` | filters, buffers, whether the top function is a dataflow "
+          "region, and the QoR estimate (`flowhls report .`); the HTML page draws the dataflow graph |\n"
        << "| `graph.txt` | the filter graph flowhls generated this code from |\n\n"
        << "`flowhls csim .` (or `make csim`) prints one line per output and a final PASS or FAIL.\n";
     return os.str();

@@ -1,0 +1,114 @@
+// run_bench: one table of flowhls's own figures, then the published ones.
+#include "driver/Bench.h"
+#include "flowhls/Error.h"
+#include "flowhls/Examples.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace flowhls {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Csv = std::vector<std::vector<std::string>>;
+
+Csv read_csv(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw Error("cannot read published figures '" + path + "' (give --reference DIR)");
+    Csv rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) cells.push_back(cell);
+        if (!cells.empty()) rows.push_back(cells);
+    }
+    return rows;
+}
+
+// Prints the header and the rows of `csv` whose first cell is in `names` (case-insensitive).
+void published(std::ostream &out, const std::string &title, const Csv &csv, const std::vector<std::string> &names) {
+    auto lower = [](std::string s) {
+        for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    out << "\n" << title << "\n";
+    if (csv.empty()) return;
+    std::vector<const std::vector<std::string> *> rows = {&csv[0]};
+    for (size_t i = 1; i < csv.size(); i++) {
+        for (const std::string &n : names) {
+            if (lower(csv[i][0]) == lower(n)) rows.push_back(&csv[i]);
+        }
+    }
+    std::vector<size_t> width;
+    for (const auto *row : rows) {
+        for (size_t c = 0; c < row->size(); c++) {
+            if (width.size() <= c) width.push_back(0);
+            width[c] = std::max(width[c], (*row)[c].size() + 2);
+        }
+    }
+    for (const auto *row : rows) {
+        out << "  ";
+        for (size_t c = 0; c < row->size(); c++) out << std::left << std::setw(static_cast<int>(width[c])) << (*row)[c];
+        out << "\n";
+    }
+}
+
+bool accepted(HlsTarget t, const std::string &schedule) {
+    return t == HlsTarget::Bambu || (schedule != "parallel" && schedule != "vectorized");
+}
+
+}  // namespace
+
+void run_bench(const BenchOptions &options, std::ostream &out) {
+    Csv unified = read_csv(options.reference_dir + "/unified_buffer.csv");
+    Csv hida = read_csv(options.reference_dir + "/hida_kernels.csv");
+    Csv scalehls = read_csv(options.reference_dir + "/scalehls_kernels.csv");
+
+    char tmpl[] = "/tmp/flowhls-bench-XXXXXX";
+    if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory for the benchmark");
+    std::string tmp = tmpl;
+
+    out << "flowhls bench: bundled examples for " << hls_target_name(options.target) << " on " << options.device
+        << " at " << options.clock_mhz << " MHz (flowhls's own compile times and QoR estimates)\n\n";
+    out << std::left << std::setw(15) << "example" << std::setw(12) << "schedule" << std::right << std::setw(10)
+        << "compile_s" << std::setw(11) << "latency" << std::setw(11) << "interval" << std::setw(12) << "samples/s"
+        << std::setw(6) << "DSP" << std::setw(9) << "BRAM18K" << std::setw(8) << "LUT" << std::setw(8) << "FF" << "\n";
+    for (const ExampleInfo &e : list_examples()) {
+        for (const std::string &s : e.schedules) {
+            if (!accepted(options.target, s)) continue;
+            CompileOptions o;
+            o.target = options.target;
+            o.device = options.device;
+            o.clock_mhz = options.clock_mhz;
+            o.output_dir = tmp + "/" + e.name + "_" + s;
+            auto start = std::chrono::steady_clock::now();
+            CompileResult r = compile(build_example(e.name, s), o);
+            double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            out << std::left << std::setw(15) << e.name << std::setw(12) << s << std::right << std::fixed
+                << std::setprecision(2) << std::setw(10) << seconds << std::setw(11) << r.latency_cycles
+                << std::setw(11) << r.interval_cycles << std::setprecision(1) << std::setw(12) << r.throughput
+                << std::setw(6) << r.dsp << std::setw(9) << r.bram18k << std::setw(8) << r.lut << std::setw(8) << r.ff
+                << "\n";
+        }
+    }
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+
+    out << "\nPUBLISHED figures of other systems (their papers, machines and problem sizes; not measured here):";
+    published(out, "Unified buffer compiler (seed 004, tables VI/VII): cycles and SRAM words per app", unified,
+              {"gaussian", "harris", "upsample", "unsharp"});
+    published(out, "HIDA vs ScaleHLS/SOFF/Vitis on PolyBench (seed 001): samples/s and resources", hida, {"2mm"});
+    published(out, "ScaleHLS DSE on PolyBench, problem size 4096 (seed 003)", scalehls, {"GEMM"});
+}
+
+}  // namespace flowhls

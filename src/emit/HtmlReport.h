@@ -1,0 +1,20 @@
+// report.html: the QoR estimate with the dataflow graph drawn by Graphviz, viewable offline.
+#pragma once
+
+#include "analysis/QorEstimator.h"
+#include "graph/FilterGraph.h"
+
+#include <string>
+
+namespace flowhls {
+
+/// The filter graph in Graphviz dot: filters as boxes (with their latency), buffers as
+/// edges labelled with name, type and size; kernel arguments as ellipses.
+std::string dataflow_dot(const FilterGraph &graph, const DesignEstimate &estimate);
+
+/// Contract: a self-contained HTML page (no network: inline CSS and SVG) with the design
+/// summary, a per-filter table with bars for latency and resource shares, and the dataflow
+/// graph rendered by Graphviz `dot` when it is installed (otherwise the page says so).
+std::string html_report(const FilterGraph &graph, const DesignEstimate &estimate, const Device &device);
+
+}  // namespace flowhls
