@@ -14,6 +14,15 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Block RAMs for an array of `depth` words of `width` bits: an 18Kb BRAM is configured as
+// 16Kx1, 8Kx2, 4Kx4, 2Kx9, 1Kx18 or 512x36; the cheapest configuration is used.
+int64_t bram18k_for(int64_t depth, int width) {
+    static const int64_t configs[][2] = {{16384, 1}, {8192, 2}, {4096, 4}, {2048, 9}, {1024, 18}, {512, 36}};
+    int64_t best = INT64_MAX;
+    for (const auto &c : configs) best = std::min(best, ceil_div(width, c[1]) * ceil_div(depth, c[0]));
+    return best;
+}
+
 // Name of the device operator that computes `e` (empty for wires: variables, constants,
 // broadcasts, bit casts and index arithmetic folded into addresses).
 std::string operator_of(const Expr &e) {
@@ -73,6 +82,10 @@ public:
 
     std::vector<Access> accesses;
     std::map<std::string, int> operations;
+    /// Operations executed per run of the filter: each static one times the trip counts
+    /// of its enclosing loops.
+    std::map<std::string, int64_t> executed;
+    int64_t multiplier = 1;
 
     // With `source` set, times are path lengths from that load's result (other values are
     // off the path: -1).
@@ -116,6 +129,7 @@ int64_t Scheduler::expr_time(const Expr &e) {
         bool reg = registers.count(l->name) > 0;
         std::string op = reg ? "" : "load";
         operations["load"] += reg ? 0 : 1;
+        executed["load"] += reg ? 0 : multiplier;
         int64_t finish;
         if (on_path_mode) {
             finish = l == source ? 0 : (t < 0 ? -1 : t + latency_of(op));
@@ -142,7 +156,10 @@ int64_t Scheduler::expr_time(const Expr &e) {
     int64_t start = on_path_mode ? -1 : seq;
     for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
     std::string op = operator_of(e);
-    if (!op.empty()) operations[op]++;
+    if (!op.empty()) {
+        operations[op]++;
+        executed[op] += multiplier;
+    }
     if (on_path_mode && start < 0) return -1;
     return start + latency_of(op);
 }
@@ -161,7 +178,10 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops, const 
     } else if (const Store *st = s.as<Store>()) {
         int64_t t = std::max(expr_time(st->value), expr_time(st->index));
         bool reg = registers.count(st->name) > 0;
-        if (!reg) operations["store"]++;
+        if (!reg) {
+            operations["store"]++;
+            executed["store"] += multiplier;
+        }
         int64_t finish = (source && t < 0) ? -1 : t + (reg ? 0 : latency_of("store"));
         accesses.push_back({nullptr, st, static_cast<int>(finish), resolved(st->index)});
         done = std::max(done, finish);
@@ -184,9 +204,11 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops, const 
             Scheduler sub(*this);
             sub.accesses.clear();
             sub.operations.clear();
+            sub.executed.clear();
             branch = std::max(branch, sub.run(c, loops, options));
             accesses.insert(accesses.end(), sub.accesses.begin(), sub.accesses.end());
             for (const auto &kv : sub.operations) operations[kv.first] += kv.second;
+            for (const auto &kv : sub.executed) executed[kv.first] += kv.second;
         }
         seq = start + branch;
         done = seq;
@@ -296,8 +318,10 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops, const Q
                 }
                 Scheduler sched(device, registers);
                 sched.lets = lets;
+                sched.multiplier = multiplier * total;
                 est.depth = static_cast<int>(sched.run(body, nullptr, options));
                 for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
+                for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
                 // Memory ports: loads and stores per array and iteration.
                 std::map<std::string, std::pair<int, int>> ports;
                 for (const Access &a : sched.accesses) {
@@ -368,9 +392,11 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops, const Q
     // Not pipelined: every iteration runs the body, plus one cycle of loop control.
     Scheduler body(device, registers);
     body.lets = lets;
+    body.multiplier = multiplier * trip;
     std::vector<LoopEstimate> inner;
     int64_t body_latency = body.run(op->body, &inner, options);
     for (const auto &kv : body.operations) operations[kv.first] += kv.second;
+    for (const auto &kv : body.executed) executed[kv.first] += kv.second;
     est.trip = trip;
     est.depth = static_cast<int>(body_latency);
     est.latency = trip * (body_latency + 1) + 1;
@@ -392,7 +418,7 @@ FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, c
         if (l.scalar || bits <= device.register_threshold_bits) {
             registers.insert(l.name);
         } else {
-            bram += ceil_div(bits, device.bram18k_bits);
+            bram += bram18k_for(l.size, l.type.bits());
         }
     }
     for (const Buffer &b : graph.buffers) {
@@ -403,6 +429,7 @@ FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, c
     est.name = filter.name;
     est.latency = sched.run(filter.body, &est.loops, options);
     est.operations = sched.operations;
+    est.executed = sched.executed;
     // Operators are shared within a filter except where pipelines need them concurrently:
     // one instance per kind, and ceil(count / II) for the busiest pipelined loop.
     for (const auto &kv : est.operations) {
@@ -450,9 +477,25 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     for (const Buffer &b : graph.buffers) {
         if (b.kind != BufferKind::Intermediate || b.scalar) continue;
         int64_t bits = b.size() * b.type.bits();
-        if (bits > device.register_threshold_bits) d.total.bram18k += ceil_div(bits, device.bram18k_bits) * (d.dataflow ? 2 : 1);
+        if (bits > device.register_threshold_bits) d.total.bram18k += bram18k_for(b.size(), b.type.bits()) * (d.dataflow ? 2 : 1);
     }
     for (int64_t f : finish) d.latency = std::max(d.latency, f);
+    // DSP efficiency: multiply-accumulates achieved per cycle over what the DSPs in use
+    // could do, a MAC of a type costing the DSPs of its multiplier and adder.
+    double macs = 0.0, dsp_per_mac = 0.0;
+    for (const FilterEstimate &f : d.filters) {
+        for (const auto &kv : f.executed) {
+            if (kv.first != "fmul" && kv.first != "dmul" && kv.first.rfind("imul", 0) != 0) continue;
+            macs += static_cast<double>(kv.second);
+            std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
+            int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);
+            dsp_per_mac = std::max(dsp_per_mac, static_cast<double>(cost));
+        }
+    }
+    if (d.interval > 0 && d.total.dsp > 0 && dsp_per_mac > 0) {
+        double achieved = macs / static_cast<double>(d.interval);
+        d.dsp_efficiency = achieved / (static_cast<double>(d.total.dsp) / dsp_per_mac);
+    }
     d.throughput = d.interval > 0 ? device.clock_mhz * 1e6 / static_cast<double>(d.interval) : 0.0;
     return d;
 }

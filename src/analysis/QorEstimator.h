@@ -40,6 +40,8 @@ struct FilterEstimate {
     std::vector<LoopEstimate> loops;
     /// Operator name -> number of operations in the code.
     std::map<std::string, int> operations;
+    /// Operator name -> operations executed per run (static count x trip counts).
+    std::map<std::string, int64_t> executed;
     Resources resources;
 };
 
@@ -51,6 +53,9 @@ struct DesignEstimate {
     int64_t interval = 0;  ///< cycles between two inputs
     double throughput = 0.0;  ///< samples per second at the clock
     Resources total;
+    /// Achieved MAC/cycle / (DSPs x MACs per DSP per cycle for the data type); 0 without
+    /// multiplications.
+    double dsp_efficiency = 0.0;
 };
 
 /// Contract: estimates one filter's latency (cycles), the II of its pipelined loops

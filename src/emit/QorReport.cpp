@@ -64,6 +64,8 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
     os << "  interval  " << e.interval << " cycles" << (e.dataflow ? " (dataflow: the slowest filter)" : " (sequential)")
        << "\n";
     os << "  throughput " << std::setprecision(6) << e.throughput << " samples/s\n";
+    os << "  DSP efficiency " << std::fixed << std::setprecision(1) << 100.0 * e.dsp_efficiency
+       << "% (MAC/cycle achieved over the MACs the DSPs in use could do)\n";
     os << (fits ? "  fits the device\n" : "  DOES NOT FIT the device: exceeds " + over + "\n");
     return os.str();
 }
@@ -108,6 +110,7 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
                    {"latency_cycles", e.latency},
                    {"interval_cycles", e.interval},
                    {"throughput_per_s", e.throughput},
+                   {"dsp_efficiency", e.dsp_efficiency},
                    {"resources", total},
                    {"fits", fits}};
     return j.dump(2) + "\n";

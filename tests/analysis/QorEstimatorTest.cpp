@@ -196,6 +196,78 @@ TEST(QorReport, JsonHasTheDocumentedFields) {
     EXPECT_GT(j["design"]["throughput_per_s"].get<double>(), 0.0);
 }
 
+// Checks `value` against the subset of JSON Schema docs/report.schema.json uses (type,
+// required, properties, items, additionalProperties); returns the first problem.
+std::string validate(const nlohmann::json &value, const nlohmann::json &schema, const std::string &path) {
+    if (schema.contains("type")) {
+        std::string t = schema["type"];
+        bool ok = (t == "object" && value.is_object()) || (t == "array" && value.is_array()) ||
+                  (t == "string" && value.is_string()) || (t == "boolean" && value.is_boolean()) ||
+                  (t == "integer" && value.is_number_integer()) || (t == "number" && value.is_number());
+        if (!ok) return path + ": expected " + t;
+    }
+    if (schema.contains("required")) {
+        for (const auto &key : schema["required"]) {
+            if (!value.contains(key.get<std::string>())) return path + ": missing " + key.get<std::string>();
+        }
+    }
+    if (value.is_object()) {
+        for (const auto &kv : value.items()) {
+            const nlohmann::json *sub = nullptr;
+            if (schema.contains("properties") && schema["properties"].contains(kv.key())) {
+                sub = &schema["properties"][kv.key()];
+            } else if (schema.contains("additionalProperties")) {
+                sub = &schema["additionalProperties"];
+            }
+            if (sub) {
+                std::string problem = validate(kv.value(), *sub, path + "." + kv.key());
+                if (!problem.empty()) return problem;
+            }
+        }
+    }
+    if (value.is_array() && schema.contains("items")) {
+        for (size_t i = 0; i < value.size(); i++) {
+            std::string problem = validate(value[i], schema["items"], path + "[" + std::to_string(i) + "]");
+            if (!problem.empty()) return problem;
+        }
+    }
+    return "";
+}
+
+TEST(QorReport, JsonValidatesAgainstItsSchema) {
+    nlohmann::json schema = nlohmann::json::parse(test::read_file(std::string(FLOWHLS_SOURCE_DIR) + "/docs/report.schema.json"));
+    Device d = load_device("xc7z020", 100);
+    nlohmann::json report = nlohmann::json::parse(qor_json(small_estimate(d), d));
+    EXPECT_EQ(validate(report, schema, "report"), "");
+    // The validator does fail on a wrong document.
+    report["design"].erase("fits");
+    EXPECT_EQ(validate(report, schema, "report"), "report.design: missing fits");
+    report = nlohmann::json::parse(qor_json(small_estimate(d), d));
+    report["filters"][0]["latency"] = "slow";
+    EXPECT_EQ(validate(report, schema, "report"), "report.filters[0].latency: expected integer");
+}
+
+TEST(QorFormula, BlockRamFollowsWidthAndDepthAspects) {
+    // 36-bit wide BRAM at depth 512: 1024 floats need 2; a 2K x 9 configuration holds 2048 bytes.
+    FilterGraph g;
+    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false}};
+    g.args = {"out"};
+    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, ""};
+    f.locals = {LocalBuffer{"a", Halide::Float(32), 1024, false}, LocalBuffer{"b", Halide::UInt(8), 2048, false},
+                LocalBuffer{"c", Halide::Float(32), 16, false}};
+    g.filters.push_back(f);
+    recompute_edges(g);
+    FilterEstimate e = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), QorOptions());
+    EXPECT_EQ(e.resources.bram18k, 2 + 1 + 0);  // c (512 bits) stays in registers
+}
+
+TEST(QorReport, DspEfficiencyOfAPipelinedMac) {
+    Device d = load_device("xc7z020", 100);
+    DesignEstimate e = small_estimate(d);
+    EXPECT_GE(e.dsp_efficiency, 0.0);
+    EXPECT_LE(e.dsp_efficiency, 1.0);
+}
+
 TEST(QorReport, OverBudgetDesignSaysWhatAndByHowMuch) {
     Device d = load_device("xc7z020", 100);
     d.capacity.dsp = 2;
