@@ -475,9 +475,16 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     }
     // Intermediate arrays of the main filter (ping-pong buffers under dataflow).
     for (const Buffer &b : graph.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        if (b.kind != BufferKind::Intermediate) continue;
+        ChannelEstimate c;
+        c.name = b.name;
+        int copies = d.dataflow ? 2 : 1;
+        c.kind = b.scalar ? "scalar" : d.dataflow ? "ping-pong" : "array";
+        c.words = b.size() * (b.scalar ? 1 : copies);
         int64_t bits = b.size() * b.type.bits();
-        if (bits > device.register_threshold_bits) d.total.bram18k += bram18k_for(b.size(), b.type.bits()) * (d.dataflow ? 2 : 1);
+        if (!b.scalar && bits > device.register_threshold_bits) c.bram18k = bram18k_for(b.size(), b.type.bits()) * copies;
+        d.total.bram18k += c.bram18k;
+        d.channels.push_back(c);
     }
     for (int64_t f : finish) d.latency = std::max(d.latency, f);
     // DSP efficiency: multiply-accumulates achieved per cycle over what the DSPs in use

@@ -45,9 +45,20 @@ struct FilterEstimate {
     Resources resources;
 };
 
+/// A buffer between filters and how it is implemented.
+struct ChannelEstimate {
+    std::string name;
+    /// "ping-pong" (double buffer in a dataflow region), "array" (sequential top),
+    /// "scalar" (passed by value).
+    std::string kind;
+    int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
+    int64_t bram18k = 0;
+};
+
 /// Estimate of the whole design.
 struct DesignEstimate {
     std::vector<FilterEstimate> filters;
+    std::vector<ChannelEstimate> channels;
     bool dataflow = false;
     int64_t latency = 0;   ///< cycles from start to the last output
     int64_t interval = 0;  ///< cycles between two inputs

@@ -48,6 +48,13 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
             if (l.pipelined && l.ii > 1) os << "      II set by " << l.ii_reason << "\n";
         }
     }
+    if (!e.channels.empty()) {
+        os << "\nChannels:\n";
+        for (const ChannelEstimate &c : e.channels) {
+            os << "  " << std::left << std::setw(26) << c.name << std::setw(11) << c.kind << std::right << std::setw(9)
+               << c.words << " words" << std::setw(6) << c.bram18k << " BRAM18K\n";
+        }
+    }
     os << "\nTotals:\n";
     bool fits = true;
     std::string over;
@@ -100,6 +107,11 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
                              {"ff", f.resources.ff}}}});
     }
     j["filters"] = filters;
+    nlohmann::ordered_json channels = nlohmann::ordered_json::array();
+    for (const ChannelEstimate &c : e.channels) {
+        channels.push_back({{"name", c.name}, {"kind", c.kind}, {"words", c.words}, {"bram18k", c.bram18k}});
+    }
+    j["channels"] = channels;
     nlohmann::ordered_json total = nlohmann::ordered_json::object();
     bool fits = true;
     for (const Row &r : rows(e, d)) {
