@@ -1,5 +1,6 @@
 // estimate_filter / estimate_design: a schedule-based model of Vitis HLS latency and II.
 #include "analysis/QorEstimator.h"
+#include "analysis/IRQueries.h"
 
 #include <algorithm>
 #include <cmath>
@@ -277,20 +278,7 @@ Nest perfect_nest(const For *op, bool flatten) {
     return n;
 }
 
-bool depends_on(const Expr &e, const std::string &var) {
-    class Uses : public IRVisitor {
-    public:
-        explicit Uses(const std::string &v) : var(v) {}
-        bool found = false;
-
-    private:
-        const std::string &var;
-        using IRVisitor::visit;
-        void visit(const Variable *op) override { found |= op->name == var; }
-    } u(var);
-    e.accept(&u);
-    return u.found;
-}
+bool depends_on(const Expr &e, const std::string &var) { return referenced_variables(e).count(var) > 0; }
 
 int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops, const QorOptions &options) {
     const IntImm *extent = op->extent.as<IntImm>();

@@ -1,5 +1,6 @@
 // FilterGraph queries, edge recomputation and the text printer.
 #include "graph/FilterGraph.h"
+#include "analysis/IRQueries.h"
 
 #include <algorithm>
 #include <set>
@@ -10,23 +11,6 @@ namespace flowhls {
 using namespace Halide::Internal;
 
 namespace {
-
-// Collects the names of buffers loaded from and stored to by a statement.
-class AccessCollector : public IRVisitor {
-public:
-    std::set<std::string> loads, stores;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Load *op) override {
-        loads.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        stores.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
 
 // Drops strict_float() wrappers for display: every float operation flowhls emits is strict.
 class HideStrictFloat : public IRMutator {
@@ -92,8 +76,7 @@ void recompute_edges(FilterGraph &graph) {
     }
     for (size_t i = 0; i < graph.filters.size(); i++) {
         Filter &f = graph.filters[i];
-        AccessCollector acc;
-        f.body.accept(&acc);
+        BufferAccesses acc = buffer_accesses(f.body);
         std::set<std::string> locals;
         for (const LocalBuffer &l : f.locals) locals.insert(l.name);
         f.reads.clear();

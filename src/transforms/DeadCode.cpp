@@ -1,5 +1,6 @@
 // dead_code: removes unused lets, dead stores, empty statements, unread buffers and filters.
 #include "transforms/DeadCode.h"
+#include "analysis/IRQueries.h"
 
 #include <algorithm>
 #include <set>
@@ -10,38 +11,7 @@ using namespace Halide::Internal;
 
 namespace {
 
-class VarUses : public IRVisitor {
-public:
-    explicit VarUses(const std::string &n) : name(n) {}
-    bool used = false;
-
-private:
-    const std::string &name;
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { used |= op->name == name; }
-};
-
-bool uses(const Stmt &s, const std::string &name) {
-    VarUses u(name);
-    s.accept(&u);
-    return u.used;
-}
-
-std::set<std::string> loaded_buffers(const Stmt &s) {
-    class Loads : public IRVisitor {
-    public:
-        std::set<std::string> names;
-
-    private:
-        using IRVisitor::visit;
-        void visit(const Load *op) override {
-            names.insert(op->name);
-            IRVisitor::visit(op);
-        }
-    } l;
-    s.accept(&l);
-    return l.names;
-}
+bool uses(const Stmt &s, const std::string &name) { return referenced_variables(s).count(name) > 0; }
 
 class Clean : public IRMutator {
 public:
@@ -139,7 +109,7 @@ PassResult dead_code(FilterGraph &graph) {
         std::set<std::string> dead_globals = unread_intermediates(graph);
         for (Filter &f : graph.filters) {
             // Locals never loaded, and allocations inside the body never loaded.
-            std::set<std::string> loaded = loaded_buffers(f.body);
+            std::set<std::string> loaded = buffer_accesses(f.body).loads;
             std::set<std::string> dead = dead_globals;
             for (const LocalBuffer &l : f.locals) {
                 if (!loaded.count(l.name)) dead.insert(l.name);

@@ -1,5 +1,6 @@
 // hoist_invariants: loop-invariant code motion on filter bodies.
 #include "transforms/HoistInvariants.h"
+#include "analysis/IRQueries.h"
 
 #include <set>
 
@@ -9,20 +10,6 @@ using namespace Halide::Internal;
 using Halide::Expr;
 
 namespace {
-
-// Free variables and loaded buffers of an expression.
-class Uses : public IRVisitor {
-public:
-    std::set<std::string> vars, loads;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { vars.insert(op->name); }
-    void visit(const Load *op) override {
-        loads.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
 
 // Buffers a statement stores to (or allocates) and loads from.
 class Accesses : public IRVisitor {
@@ -67,14 +54,13 @@ private:
     };
 
     bool invariant(const Loop &l, const Expr &value) const {
-        Uses u;
-        value.accept(&u);
-        for (const std::string &v : u.vars) {
+        for (const std::string &v : referenced_variables(value)) {
             if (l.bound.count(v)) return false;
         }
-        if (!u.loads.empty()) {
+        std::set<std::string> loads = buffer_accesses(value).loads;
+        if (!loads.empty()) {
             if (!l.loads_allowed) return false;
-            for (const std::string &b : u.loads) {
+            for (const std::string &b : loads) {
                 if (l.accesses.stores.count(b)) return false;
             }
         }

@@ -1,5 +1,6 @@
 // scalar_replacement: accumulators in loops kept in one-element locals.
 #include "transforms/ScalarReplacement.h"
+#include "analysis/IRQueries.h"
 
 #include <map>
 #include <set>
@@ -82,23 +83,15 @@ private:
     }
 };
 
+// Whether `e` refers to one of `names` as a variable or loads from one of them.
 bool uses_any(const Expr &e, const std::set<std::string> &names) {
-    class Find : public IRVisitor {
-    public:
-        explicit Find(const std::set<std::string> &n) : names(n) {}
-        bool found = false;
-
-    private:
-        const std::set<std::string> &names;
-        using IRVisitor::visit;
-        void visit(const Variable *op) override { found |= names.count(op->name) > 0; }
-        void visit(const Load *op) override {
-            found |= names.count(op->name) > 0;
-            IRVisitor::visit(op);
-        }
-    } f(names);
-    e.accept(&f);
-    return f.found;
+    for (const std::string &v : referenced_variables(e)) {
+        if (names.count(v)) return true;
+    }
+    for (const std::string &b : buffer_accesses(e).loads) {
+        if (names.count(b)) return true;
+    }
+    return false;
 }
 
 // Replaces accesses to `from` by accesses to element 0 of `to`.
