@@ -21,6 +21,16 @@ HlsTarget parse_hls_target(const std::string &name);
 /// The name parse_hls_target accepts for `target`.
 std::string hls_target_name(HlsTarget target);
 
+/// Where constant inputs (weights) of a program live in the design.
+enum class WeightPlacement {
+    Auto,  ///< on-chip ROM, smallest first, while they fit in half the part's BRAM; the rest m_axi
+    Rom,   ///< all in on-chip ROM (static const arrays, one source file each)
+    Axi,   ///< all read through m_axi ports the testbench fills
+};
+
+/// Parses "auto", "rom" or "axi"; throws flowhls::Error for anything else.
+WeightPlacement parse_weight_placement(const std::string &name);
+
 /// Options of one compilation. Nothing here is global: every option is passed in.
 struct CompileOptions {
     HlsTarget target = HlsTarget::Vitis;
@@ -32,6 +42,8 @@ struct CompileOptions {
     /// FPGA part (see devices/) and clock the scripts and the QoR estimate use.
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
+    /// Placement of constant inputs (weights).
+    WeightPlacement weights = WeightPlacement::Auto;
     /// Also print the filter graph after extraction to `dump_stream`.
     bool dump_graph = false;
     /// Print the graph after each pass named here to `dump_stream` ("all" for every pass).

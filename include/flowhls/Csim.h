@@ -9,9 +9,10 @@ namespace flowhls {
 struct CsimOptions {
     /// Build and run with AddressSanitizer and UndefinedBehaviorSanitizer.
     bool sanitize = false;
-    /// Absolute and relative tolerance; 0/0 means outputs must equal the reference bit for bit.
-    double atol = 0.0;
-    double rtol = 0.0;
+    /// Absolute and relative tolerance; negative: the project's default (bit-exact for
+    /// Halide programs, rtol 1e-4 / atol 1e-5 for float models). 0 and 0 means bit for bit.
+    double atol = -1.0;
+    double rtol = -1.0;
     /// Echo the build and simulation output while it runs.
     bool echo = false;
 };

@@ -27,6 +27,10 @@ struct ProgramInput {
     /// Random test inputs are drawn uniformly from [low, high] (integers: inclusive).
     double low = 0.0;
     double high = 1.0;
+    /// Constant contents (for example a model's weights): when defined, the input is part of
+    /// the design (an on-chip ROM, or an m_axi port the testbench fills with these values,
+    /// see CompileOptions::weights) rather than data the caller chooses.
+    Halide::Buffer<> constant;
 };
 
 /// One output of a program: the Halide Func and the static shape it is computed over.
@@ -38,10 +42,22 @@ struct ProgramOutput {
 
 /// A scheduled Halide pipeline with every input and output dimension bound to constants.
 struct HalideProgram {
+    HalideProgram() = default;
+    HalideProgram(std::string name, std::vector<ProgramInput> inputs, std::vector<ProgramOutput> outputs)
+        : name(std::move(name)), inputs(std::move(inputs)), outputs(std::move(outputs)) {}
+
     /// Name of the kernel (the top-level HLS function); must be a C identifier.
     std::string name;
     std::vector<ProgramInput> inputs;
     std::vector<ProgramOutput> outputs;
+    /// Test data of the generated testbench. When `expected_outputs` is empty, the inputs are
+    /// random and the Halide JIT computes the expected outputs; otherwise `test_inputs` holds
+    /// one buffer per non-constant input and `expected_outputs` one per output, in order.
+    std::vector<Halide::Buffer<>> test_inputs;
+    std::vector<Halide::Buffer<>> expected_outputs;
+    /// Default tolerance of the testbench's comparison (0 and 0: bit-exact).
+    double atol = 0.0;
+    double rtol = 0.0;
 };
 
 }  // namespace flowhls

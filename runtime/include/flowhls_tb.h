@@ -159,18 +159,19 @@ static inline int flowhls_report(const char *name, flowhls_comparison c) {
     return c.mismatches == 0;
 }
 
-/* Command line of a testbench: [DATA_DIR] [--atol X] [--rtol Y]. */
+/* Command line of a testbench: [DATA_DIR] [--atol X] [--rtol Y]; the tolerances default to
+ * `atol` and `rtol`. */
 typedef struct {
     const char *data_dir;
     double atol, rtol;
 } flowhls_args;
 
-static inline flowhls_args flowhls_parse_args(int argc, char **argv) {
+static inline flowhls_args flowhls_parse_args(int argc, char **argv, double atol, double rtol) {
     flowhls_args a;
     int i;
     a.data_dir = "data";
-    a.atol = 0.0;
-    a.rtol = 0.0;
+    a.atol = atol;
+    a.rtol = rtol;
     for (i = 1; i < argc; i++) {
         if ((strcmp(argv[i], "--atol") == 0 || strcmp(argv[i], "--rtol") == 0) && i + 1 < argc) {
             double v = strtod(argv[i + 1], NULL);

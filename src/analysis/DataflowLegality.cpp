@@ -49,6 +49,8 @@ DataflowVerdict check_dataflow_legality(const FilterGraph &g) {
             return v;
         }
         switch (b.kind) {
+        case BufferKind::Constant:  // a ROM: each reader gets its own copy
+            break;
         case BufferKind::Input:
             if (b.consumers.size() > 1) {
                 v.reason = "input '" + b.name + "' is read by " + std::to_string(b.consumers.size()) +

@@ -17,6 +17,7 @@
 #include "transforms/Pipeline.h"
 
 #include <algorithm>
+#include <map>
 #include <iostream>
 
 namespace flowhls {
@@ -27,7 +28,65 @@ void log(const CompileOptions &o, const std::string &line) {
     if (o.log_stream) *o.log_stream << line << "\n" << std::flush;
 }
 
+// Decides which constant inputs become on-chip ROMs (KernelArg::rom).
+void place_weights(LoweredProgram &lowered, WeightPlacement placement, const Device &device) {
+    std::vector<KernelArg *> constants;
+    for (KernelArg &a : lowered.args) {
+        if (a.constant.defined()) constants.push_back(&a);
+    }
+    if (placement != WeightPlacement::Auto) {
+        for (KernelArg *a : constants) a->rom = placement == WeightPlacement::Rom;
+        return;
+    }
+    // Smallest first (then by name, for determinism) while they fit in half the part's BRAM.
+    std::stable_sort(constants.begin(), constants.end(), [](const KernelArg *a, const KernelArg *b) {
+        if (a->constant.size_in_bytes() != b->constant.size_in_bytes()) {
+            return a->constant.size_in_bytes() < b->constant.size_in_bytes();
+        }
+        return a->name < b->name;
+    });
+    int64_t budget = device.capacity.bram18k * device.bram18k_bits / 8 / 2;
+    for (KernelArg *a : constants) {
+        int64_t bytes = static_cast<int64_t>(a->constant.size_in_bytes());
+        if (bytes > budget) break;
+        a->rom = true;
+        budget -= bytes;
+    }
+}
+
+// The inputs (constants included) and expected outputs the testbench uses, in program order.
+ReferenceData reference_data(const HalideProgram &program, const CompileOptions &options) {
+    if (program.expected_outputs.empty()) {
+        return run_reference(program, random_inputs(program, options.seed));
+    }
+    ReferenceData data;
+    size_t next = 0;
+    for (const ProgramInput &in : program.inputs) {
+        if (in.constant.defined()) {
+            data.inputs.push_back(in.constant);
+        } else if (next < program.test_inputs.size()) {
+            data.inputs.push_back(program.test_inputs[next++]);
+        } else {
+            throw Error("program '" + program.name + "' has expected outputs but no test value for input '" +
+                        in.param.name() + "'");
+        }
+    }
+    data.outputs = program.expected_outputs;
+    if (data.outputs.size() != program.outputs.size()) {
+        throw Error("program '" + program.name + "' has " + std::to_string(program.outputs.size()) +
+                    " output(s) but " + std::to_string(data.outputs.size()) + " expected value(s)");
+    }
+    return data;
+}
+
 }  // namespace
+
+WeightPlacement parse_weight_placement(const std::string &name) {
+    if (name == "auto") return WeightPlacement::Auto;
+    if (name == "rom") return WeightPlacement::Rom;
+    if (name == "axi") return WeightPlacement::Axi;
+    throw Error("unknown weight placement '" + name + "' (auto, rom, axi)");
+}
 
 HlsTarget parse_hls_target(const std::string &name) {
     if (name == "vitis") return HlsTarget::Vitis;
@@ -65,10 +124,14 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
 
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
+    place_weights(lowered, options.weights, device);
 
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
+
+    // Passes rename buffers (legalize-names); the arguments keep their order.
+    const std::vector<std::string> program_arg_names = graph.args;
 
     log(options, "[3/5] running passes");
     PipelineOptions po;
@@ -86,6 +149,8 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     settings.vitis_part = device.vitis_part;
     settings.bambu_device = device.bambu_device;
     settings.clock_mhz = device.clock_mhz;
+    settings.atol = program.atol;
+    settings.rtol = program.rtol;
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
     DesignEstimate estimate = estimate_design(graph, device, QorOptions());
@@ -102,13 +167,17 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     }
     files.push_back({"graph.txt", print_graph(graph)});
 
-    log(options, "[5/5] computing reference outputs with the Halide JIT");
-    ReferenceData ref = run_reference(program, random_inputs(program, options.seed));
-    size_t in_i = 0, out_i = 0;
-    for (const std::string &arg : graph.args) {
-        const Buffer &b = graph.buffer(arg);
-        const Halide::Buffer<> &data = b.kind == BufferKind::Input ? ref.inputs.at(in_i++) : ref.outputs.at(out_i++);
-        files.push_back({data_file(b), npy_bytes(data)});
+    log(options, program.expected_outputs.empty() ? "[5/5] computing reference outputs with the Halide JIT"
+                                                  : "[5/5] writing the test data");
+    ReferenceData ref = reference_data(program, options);
+    std::map<std::string, const Halide::Buffer<> *> data_of;
+    for (size_t i = 0; i < program.inputs.size(); i++) data_of[program.inputs[i].param.name()] = &ref.inputs.at(i);
+    for (size_t i = 0; i < program.outputs.size(); i++) data_of[program.outputs[i].func.name()] = &ref.outputs.at(i);
+    for (size_t i = 0; i < graph.args.size(); i++) {
+        const Buffer &b = graph.buffer(graph.args[i]);
+        auto it = data_of.find(program_arg_names.at(i));
+        if (it == data_of.end()) throw std::logic_error("compile: no test data for kernel argument " + b.name);
+        files.push_back({data_file(b), npy_bytes(*it->second)});
     }
 
     CompileResult result;

@@ -49,9 +49,8 @@ CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
     }
     result.built = true;
     std::vector<std::string> argv = {"./" + binary, "data"};
-    if (options.atol != 0.0 || options.rtol != 0.0) {
-        argv.insert(argv.end(), {"--atol", number(options.atol), "--rtol", number(options.rtol)});
-    }
+    if (options.atol >= 0.0) argv.insert(argv.end(), {"--atol", number(options.atol)});
+    if (options.rtol >= 0.0) argv.insert(argv.end(), {"--rtol", number(options.rtol)});
     ProcessResult run = run_process(argv, dir, echo);
     result.log += run.output;
     std::string line = verdict_line(run.output);

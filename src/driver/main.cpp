@@ -27,7 +27,7 @@ struct CompileArgs {
 struct CsimArgs {
     std::string dir;
     bool sanitize = false, verbose = false;
-    double atol = 0.0, rtol = 0.0;
+    double atol = -1.0, rtol = -1.0;
 };
 
 int print_examples() {
@@ -214,8 +214,10 @@ int main(int argc, char **argv) {
     CLI::App *csim = app.add_subcommand("csim", "build and run the C simulation of a generated project");
     csim->add_option("dir", sa.dir, "project directory written by 'flowhls compile'")->required();
     csim->add_flag("--sanitize", sa.sanitize, "build with AddressSanitizer and UndefinedBehaviorSanitizer");
-    csim->add_option("--atol", sa.atol, "absolute tolerance (default 0: exact)");
-    csim->add_option("--rtol", sa.rtol, "relative tolerance (default 0: exact)");
+    csim->add_option("--atol", sa.atol,
+                     "absolute tolerance (default: the project's; 0 for Halide programs, 1e-5 for models)");
+    csim->add_option("--rtol", sa.rtol,
+                     "relative tolerance (default: the project's; 0 for Halide programs, 1e-4 for models)");
     csim->add_flag("-v,--verbose", sa.verbose, "print the build and simulation output");
 
     try {

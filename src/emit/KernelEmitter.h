@@ -3,6 +3,7 @@
 
 #include "emit/CPrinter.h"
 #include "emit/EmittedFile.h"
+#include "flowhls/Compiler.h"
 #include "graph/FilterGraph.h"
 
 #include <string>
@@ -26,6 +27,13 @@ struct KernelStyle {
 /// filter) declaring intermediate buffers as local arrays and calling the filters in order.
 /// Read-only. Returns kernel.h and the kernel source.
 std::vector<EmittedFile> emit_kernel(const FilterGraph &graph, const KernelStyle &style);
+
+/// Intermediate arrays larger than this many bytes are declared static in the top function.
+constexpr int64_t kStaticArrayBytes = 64 * 1024;
+
+/// Source files emit_kernel writes for the graph's Constant buffers (one per ROM), relative
+/// to the project directory.
+std::vector<std::string> rom_source_files(const FilterGraph &graph, HlsTarget target);
 
 /// The C parameter declaration of buffer `b` ("const float input[4096]").
 std::string array_parameter(const Buffer &b, bool read_only);

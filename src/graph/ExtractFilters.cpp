@@ -159,8 +159,12 @@ FilterGraph extract_filters(const LoweredProgram &program) {
         b.type = a.type;
         b.shape = a.shape;
         b.kind = a.is_output ? BufferKind::Output : BufferKind::Input;
+        if (a.rom) {
+            b.kind = BufferKind::Constant;
+            b.contents = a.constant;
+        }
         graph.buffers.push_back(b);
-        graph.args.push_back(a.name);
+        if (!a.rom) graph.args.push_back(a.name);
     }
     RootWalker walker(graph);
     walker.walk(program.body);

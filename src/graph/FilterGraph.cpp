@@ -99,6 +99,7 @@ const char *buffer_kind_name(BufferKind kind) {
     case BufferKind::Input: return "input";
     case BufferKind::Output: return "output";
     case BufferKind::Intermediate: return "intermediate";
+    case BufferKind::Constant: return "constant (ROM)";
     }
     return "?";
 }

@@ -14,6 +14,7 @@ enum class BufferKind {
     Input,         ///< kernel argument read by the kernel
     Output,        ///< kernel argument written by the kernel
     Intermediate,  ///< allocated in the main filter, passed between filters
+    Constant,      ///< read-only contents known at compile time, held in on-chip ROM
 };
 
 /// A buffer: an edge of the graph (or a kernel argument).
@@ -29,6 +30,8 @@ struct Buffer {
     std::vector<int> consumers;
     /// A one-element intermediate passed as a scalar value (set by trivial-buffers).
     bool scalar = false;
+    /// Contents of a Constant buffer (ROM), in storage order.
+    Halide::Buffer<> contents;
 
     /// Number of elements.
     int64_t size() const;

@@ -9,7 +9,7 @@ static float tb_out_scaled[24];
 static float tb_ref_scaled[24];
 
 int main(int argc, char **argv) {
-    flowhls_args args = flowhls_parse_args(argc, argv);
+    flowhls_args args = flowhls_parse_args(argc, argv, 0, 0);
     int failed = 0, outputs = 0;
     flowhls_load_npy(args.data_dir, "input.npy", tb_in_input, sizeof tb_in_input[0], 32, "<f4");
     flowhls_load_npy(args.data_dir, "scaled.expected.npy", tb_ref_scaled, sizeof tb_ref_scaled[0], 24, "<f4");

@@ -18,7 +18,9 @@ std::string script(const FilterGraph &g, const ProjectSettings &s) {
        << "cd \"$(dirname \"$0\")\"\n"
        << "command -v bambu >/dev/null 2>&1 || { echo 'run_bambu.sh: bambu is not on PATH' >&2; exit 127; }\n"
        << "mkdir -p bambu && cd bambu\n"
-       << "bambu ../kernel.c --top-fname=" << g.name << " -I../include -std=c99 \\\n"
+       << "bambu ../kernel.c";
+    for (const std::string &rom : rom_source_files(g, HlsTarget::Bambu)) os << " ../" << rom;
+    os << " --top-fname=" << g.name << " -I.. -I../include -std=c99 \\\n"
        << "    --clock-period=" << std::setprecision(6) << 1000.0 / s.clock_mhz << " --device-name=" << s.bambu_device
        << " \\\n"
        << "    --generate-tb=../tb.c --tb-arg=../data --simulate \\\n"

@@ -17,6 +17,9 @@ struct ProjectSettings {
     std::string vitis_part = "xc7z020clg400-1";
     std::string bambu_device = "xc7z020,-1,clg400,VVD";
     double clock_mhz = 100.0;
+    /// Default tolerance of the testbench's comparison (0 and 0: bit-exact).
+    double atol = 0.0;
+    double rtol = 0.0;
 };
 
 /// Data file of kernel argument `arg` ("data/input.npy", "data/out.expected.npy").

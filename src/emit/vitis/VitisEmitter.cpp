@@ -15,7 +15,11 @@ std::string tcl(const FilterGraph &g, const ProjectSettings &s) {
        << "# Run from this directory: vitis_hls -f run_hls.tcl\n"
        << "open_project -reset hls_" << g.name << "\n"
        << "set_top " << g.name << "\n"
-       << "add_files kernel.cpp -cflags \"-Iinclude\"\n"
+       << "add_files kernel.cpp -cflags \"-Iinclude\"\n";
+    for (const std::string &rom : rom_source_files(g, HlsTarget::Vitis)) {
+        os << "add_files " << rom << " -cflags \"-I.\"\n";
+    }
+    os
        << "add_files -tb tb.cpp -cflags \"-Iinclude\"\n"
        << "add_files -tb data\n"
        << "open_solution -reset solution1 -flow_target vivado\n"

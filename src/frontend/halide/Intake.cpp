@@ -317,6 +317,7 @@ LoweredProgram lower_for_hls(const HalideProgram &program, HlsTarget target) {
                             "', which is not one of its declared inputs (its shape is unknown)");
             }
             arg.shape = to_int64(it->second->shape);
+            arg.constant = it->second->constant;
         }
         result.args.push_back(arg);
     }

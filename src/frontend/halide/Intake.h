@@ -19,6 +19,10 @@ struct KernelArg {
     /// Extent per dimension, innermost first (minimums are 0, storage is dense).
     std::vector<int64_t> shape;
     bool is_output = false;
+    /// Contents of a constant input (weights); undefined for other arguments.
+    Halide::Buffer<> constant;
+    /// A constant input placed in on-chip ROM (not a port of the top function).
+    bool rom = false;
 };
 
 /// The lowered, cleaned-up body of a program and its arguments.
