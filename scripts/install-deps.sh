@@ -8,6 +8,8 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  python3-onnx python3-numpy python3-torch python3-torchvision
 )
 
 SUDO=""

@@ -5,6 +5,7 @@
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
 #include "flowhls/Generators.h"
+#include "flowhls/Onnx.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,7 +17,10 @@ namespace {
 
 struct CompileArgs {
     std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
-    std::vector<std::string> plugins, shapes, params;
+    std::vector<std::string> plugins, shapes, params, input_files, expected_files;
+    std::string test_data, weights = "auto";
+    double atol = 1e-5, rtol = 1e-4;
+    bool no_fold_bn = false;
     uint64_t seed = 1;
     bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
@@ -75,7 +79,30 @@ std::pair<std::string, std::string> key_value(const std::string &text, const cha
 // The program a compile command names, a label for messages and the default output directory.
 flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *label, std::string *default_dir) {
     if (!a.model.empty()) {
-        throw flowhls::Error("'" + a.model + "': compiling model files is not supported yet; use --example or --generator");
+        if (!a.example.empty() || !a.generator.empty()) {
+            throw flowhls::Error("give a model file, --example or --generator, not several");
+        }
+        if (!a.schedule.empty() || !a.params.empty() || !a.plugins.empty()) {
+            throw flowhls::Error("--schedule, --param and --plugin do not apply to models");
+        }
+        flowhls::OnnxImportOptions o;
+        for (const std::string &s : a.shapes) {
+            auto kv = key_value(s, "--shape");
+            std::vector<int> dims = flowhls::parse_shape(kv.second, "--shape " + kv.first);
+            // parse_shape gives Halide order (innermost first); ONNX shapes are outermost first.
+            o.shapes[kv.first] = std::vector<int64_t>(dims.rbegin(), dims.rend());
+        }
+        o.input_files = a.input_files;
+        o.expected_files = a.expected_files;
+        o.test_data_dir = a.test_data;
+        o.atol = a.atol;
+        o.rtol = a.rtol;
+        o.fold_batchnorm = !a.no_fold_bn;
+        o.kernel_name = a.kernel_name;
+        flowhls::HalideProgram p = flowhls::import_onnx(a.model, o);
+        *label = "model " + a.model;
+        *default_dir = "flowhls-out/" + p.name;
+        return p;
     }
     if (!a.example.empty() && !a.generator.empty()) throw flowhls::Error("give either --example or --generator, not both");
     if (!a.generator.empty()) {
@@ -120,6 +147,7 @@ int run_compile(const CompileArgs &a) {
         if (c == ':') c = '_';
     }
     o.seed = a.seed;
+    o.weights = flowhls::parse_weight_placement(a.weights);
     o.device = a.device;
     o.clock_mhz = a.clock_mhz;
     o.dump_graph = a.dump_graph;
@@ -168,16 +196,28 @@ int main(int argc, char **argv) {
 
     CompileArgs ca;
     CLI::App *compile = app.add_subcommand("compile", "compile a pipeline into an HLS project directory");
-    compile->add_option("model", ca.model, "model file (not supported yet)");
+    compile->add_option("model", ca.model, "ONNX model file (.onnx) to compile");
     compile->add_option("-e,--example", ca.example, "bundled example to compile (see 'flowhls examples')");
     compile->add_option("-g,--generator", ca.generator, "registered Halide Generator to compile");
     compile->add_option("--plugin", ca.plugins, "shared library with Halide Generators to load (repeatable)")
         ->allow_extra_args(false);
     compile->add_option("--shape", ca.shapes,
-                        "NAME=48x64: static shape of a generator input or output, outermost dimension first")
+                        "NAME=1x3x32x32: static shape of a model input or generator input/output, outermost first")
         ->allow_extra_args(false);
     compile->add_option("--param", ca.params, "KEY=VALUE: a GeneratorParam value")
         ->allow_extra_args(false);
+    compile->add_option("--inputs", ca.input_files, "model test inputs (.pb or .npy, in graph order)")
+        ->allow_extra_args(false);
+    compile->add_option("--expected", ca.expected_files, "expected model outputs (.pb or .npy, in graph order)")
+        ->allow_extra_args(false);
+    compile->add_option("--test-data", ca.test_data,
+                        "directory with input_N.pb / output_N.pb (default: test_data_set_0 beside the model)");
+    compile->add_option("--weights", ca.weights,
+                        "where model weights live: auto (ROM while they fit half the BRAM), rom, axi")
+        ->capture_default_str();
+    compile->add_option("--atol", ca.atol, "testbench absolute tolerance for models")->capture_default_str();
+    compile->add_option("--rtol", ca.rtol, "testbench relative tolerance for models")->capture_default_str();
+    compile->add_flag("--no-fold-batchnorm", ca.no_fold_bn, "keep BatchNormalization nodes instead of folding them into Conv");
     compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
@@ -198,6 +238,7 @@ int main(int argc, char **argv) {
     compile->add_flag("-v,--verbose", ca.verbose, "print progress and the simulation output");
 
     app.add_subcommand("devices", "list the FPGA parts of the device library");
+    app.add_subcommand("onnx-ops", "list the ONNX op types flowhls converts");
     flowhls::BenchOptions bo;
     std::string bench_target = "vitis";
     CLI::App *bench = app.add_subcommand(
@@ -238,6 +279,10 @@ int main(int argc, char **argv) {
         if (app.got_subcommand("passes")) return print_passes();
         if (app.got_subcommand("devices")) {
             for (const std::string &d : flowhls::device_list()) std::cout << d << "\n";
+            return 0;
+        }
+        if (app.got_subcommand("onnx-ops")) {
+            for (const std::string &op : flowhls::supported_onnx_ops()) std::cout << op << "\n";
             return 0;
         }
         if (report->parsed()) return print_report(report_dir);

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Exports the flowhls model zoo to ONNX with PyTorch (Debian's python3-torch/torchvision).
+
+Each model is built with a fixed seed (random weights, no downloads), exported at opset 13
+with static shapes, and saved with a fixed input and PyTorch's output as an ONNX test data
+set: models/<name>/model.onnx and models/<name>/test_data_set_0/{input_0,output_0}.pb.
+
+    /usr/bin/python3 models/export.py [--out DIR] [NAME ...]    (default: every model)
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LeNet5(nn.Module):
+    """LeNet-5 (LeCun et al. 1998) on 1x32x32 inputs, ReLU and max pooling."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+class Mlp(nn.Module):
+    """A three-layer perceptron on flattened 28x28 images."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 256)
+        self.fc2 = nn.Linear(256, 128)
+        self.fc3 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return F.softmax(self.fc3(x), dim=1)
+
+
+class UNetSmall(nn.Module):
+    """A two-level U-Net: encoder, bottleneck, upsampling decoder with skip connections."""
+
+    def __init__(self, c=8):
+        super().__init__()
+        def block(i, o):
+            return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                                 nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
+        self.enc1 = block(3, c)
+        self.enc2 = block(c, 2 * c)
+        self.mid = block(2 * c, 4 * c)
+        self.up2 = nn.ConvTranspose2d(4 * c, 2 * c, 2, stride=2)
+        self.dec2 = block(4 * c, 2 * c)
+        self.up1 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.dec1 = block(2 * c + c, c)
+        self.head = nn.Conv2d(c, 2, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(F.max_pool2d(e1, 2))
+        m = self.mid(F.max_pool2d(e2, 2))
+        d2 = self.dec2(torch.cat([self.up2(m), e2], dim=1))
+        d1 = self.dec1(torch.cat([self.up1(d2), e1], dim=1))
+        return self.head(d1)
+
+
+def torchvision_model(name):
+    import torchvision.models as tvm
+    return {
+        "resnet18": lambda: tvm.resnet18(num_classes=1000),
+        "mobilenet_v2": lambda: tvm.mobilenet_v2(num_classes=1000),
+        "squeezenet": lambda: tvm.squeezenet1_1(num_classes=1000),
+        "vgg11": lambda: tvm.vgg11(num_classes=1000),
+        "shufflenet_v2": lambda: tvm.shufflenet_v2_x0_5(num_classes=1000),
+    }[name]()
+
+
+# name -> (constructor, input shape)
+MODELS = {
+    "lenet5": (LeNet5, (1, 1, 32, 32)),
+    "mlp": (Mlp, (1, 1, 28, 28)),
+    "unet_small": (UNetSmall, (1, 3, 32, 32)),
+    "resnet18": (lambda: torchvision_model("resnet18"), (1, 3, 224, 224)),
+    "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
+    "squeezenet": (lambda: torchvision_model("squeezenet"), (1, 3, 224, 224)),
+    "vgg11": (lambda: torchvision_model("vgg11"), (1, 3, 224, 224)),
+    "shufflenet_v2": (lambda: torchvision_model("shufflenet_v2"), (1, 3, 224, 224)),
+}
+
+
+def randomize_batchnorm(model, gen):
+    """Non-trivial running statistics so that folding BatchNormalization is exercised."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            with torch.no_grad():
+                m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.num_features, generator=gen) * 0.5 + 0.75)
+                m.weight.copy_(torch.rand(m.num_features, generator=gen) * 0.5 + 0.75)
+                m.bias.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+
+
+def export(name, out_dir):
+    ctor, shape = MODELS[name]
+    torch.manual_seed(0)
+    model = ctor()
+    randomize_batchnorm(model, torch.Generator().manual_seed(1))
+    model.eval()
+    x = torch.rand(shape, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        y = model(x)
+    target = os.path.join(out_dir, name)
+    data = os.path.join(target, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    path = os.path.join(target, "model.onnx")
+    torch.onnx.export(model, x, path, opset_version=13, input_names=["input"], output_names=["output"],
+                      do_constant_folding=True)
+    onnx.checker.check_model(onnx.load(path))
+    with open(os.path.join(data, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy(), "input").SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(y.numpy(), "output").SerializeToString())
+    print(f"{name}: {path} input {tuple(shape)} output {tuple(y.shape)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)), help="output directory")
+    parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(MODELS))
+    args = parser.parse_args()
+    names = args.names or list(MODELS)
+    for n in names:
+        if n not in MODELS:
+            sys.exit(f"unknown model '{n}' (models: {', '.join(MODELS)})")
+    torch.set_num_threads(2)
+    for n in names:
+        export(n, args.out)
+
+
+if __name__ == "__main__":
+    main()

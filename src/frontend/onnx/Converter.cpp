@@ -1,0 +1,196 @@
+// NodeContext (what a converter sees of a node) and the table of converters.
+#include "frontend/onnx/Converter.h"
+#include "flowhls/Onnx.h"
+#include "frontend/onnx/OpSupport.h"
+#include "frontend/onnx/TensorData.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace flowhls::onnx_import {
+
+int64_t Tensor::size() const { return element_count(shape); }
+
+Halide::Expr Tensor::at(const std::vector<Halide::Expr> &index) const {
+    if (index.size() != shape.size()) {
+        throw std::logic_error("Tensor::at: " + std::to_string(index.size()) + " indices for rank " +
+                               std::to_string(shape.size()) + " tensor " + name);
+    }
+    std::vector<Halide::Expr> args(index.rbegin(), index.rend());
+    if (args.empty()) args.push_back(0);
+    return func(args);
+}
+
+NodeContext::NodeContext(const onnx::NodeProto &node, std::vector<const Tensor *> inputs, std::string prefix)
+    : node_(node), inputs_(std::move(inputs)), prefix_(std::move(prefix)) {
+    outputs.resize(node.output_size());
+    views.resize(node.output_size(), false);
+}
+
+const Tensor &NodeContext::input(int i) const {
+    if (!has_input(i)) unsupported("input " + std::to_string(i) + " is missing");
+    return *inputs_[i];
+}
+
+std::vector<double> NodeContext::constant_doubles(int i) const {
+    const Tensor &t = input(i);
+    if (!t.is_constant()) unsupported("input '" + t.name + "' must be a constant (it is computed at run time)");
+    std::vector<double> out;
+    const Halide::Buffer<> &b = t.constant;
+    const uint8_t *p = static_cast<const uint8_t *>(b.data());
+    Halide::Type ty = b.type();
+    for (int64_t k = 0; k < t.size(); k++) {
+        const uint8_t *e = p + k * ty.bytes();
+        double v = 0;
+        auto get = [&](auto x) {
+            std::memcpy(&x, e, sizeof x);
+            return static_cast<double>(x);
+        };
+        if (ty == Halide::Float(32)) v = get(float());
+        else if (ty == Halide::Float(64)) v = get(double());
+        else if (ty == Halide::Int(8)) v = get(int8_t());
+        else if (ty == Halide::Int(16)) v = get(int16_t());
+        else if (ty == Halide::Int(32)) v = get(int32_t());
+        else if (ty == Halide::Int(64)) v = get(int64_t());
+        else if (ty == Halide::UInt(8)) v = get(uint8_t());
+        else if (ty == Halide::UInt(16)) v = get(uint16_t());
+        else if (ty == Halide::UInt(32)) v = get(uint32_t());
+        else v = get(uint64_t());
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<int64_t> NodeContext::constant_ints(int i) const {
+    const Tensor &t = input(i);
+    if (!t.is_constant()) unsupported("input '" + t.name + "' must be a constant (it is computed at run time)");
+    if (t.type == Halide::Int(64)) {
+        const int64_t *p = static_cast<const int64_t *>(t.constant.data());
+        return std::vector<int64_t>(p, p + t.size());
+    }
+    std::vector<int64_t> out;
+    for (double d : constant_doubles(i)) out.push_back(static_cast<int64_t>(d));
+    return out;
+}
+
+namespace {
+
+const onnx::AttributeProto *find_attr(const onnx::NodeProto &n, const std::string &name) {
+    for (const onnx::AttributeProto &a : n.attribute()) {
+        if (a.name() == name) return &a;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+bool NodeContext::has_attr(const std::string &name) const { return find_attr(node_, name) != nullptr; }
+
+int64_t NodeContext::attr_int(const std::string &name, int64_t fallback) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a ? a->i() : fallback;
+}
+
+float NodeContext::attr_float(const std::string &name, float fallback) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a ? a->f() : fallback;
+}
+
+std::string NodeContext::attr_string(const std::string &name, const std::string &fallback) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a ? a->s() : fallback;
+}
+
+std::vector<int64_t> NodeContext::attr_ints(const std::string &name, std::vector<int64_t> fallback) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : fallback;
+}
+
+std::vector<float> NodeContext::attr_floats(const std::string &name, std::vector<float> fallback) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a ? std::vector<float>(a->floats().begin(), a->floats().end()) : fallback;
+}
+
+const onnx::TensorProto *NodeContext::attr_tensor(const std::string &name) const {
+    const onnx::AttributeProto *a = find_attr(node_, name);
+    return a && a->has_t() ? &a->t() : nullptr;
+}
+
+Halide::Func NodeContext::func(const std::string &suffix) const {
+    std::string name = prefix_ + (suffix.empty() ? "" : "_" + suffix);
+    if (funcs_made_++ > 0) name += "_" + std::to_string(funcs_made_);
+    return Halide::Func(name);
+}
+
+void NodeContext::set_output(int i, Halide::Func f, std::vector<int64_t> shape, int elem_type) {
+    if (i >= num_outputs()) return;
+    Tensor &t = outputs.at(i);
+    t.name = node_.output(i);
+    t.elem_type = elem_type;
+    t.type = storage_type(elem_type);
+    t.shape = std::move(shape);
+    t.func = f;
+    if (f.defined() && f.output_types()[0] != t.type) {
+        std::ostringstream os;
+        os << "converter " << op() << " defined output " << t.name << " as " << f.output_types()[0] << ", not "
+           << t.type;
+        throw std::logic_error(os.str());
+    }
+}
+
+void NodeContext::set_constant_output(int i, Halide::Buffer<> values, std::vector<int64_t> shape, int elem_type) {
+    if (i >= num_outputs()) return;
+    Tensor &t = outputs.at(i);
+    t.name = node_.output(i);
+    t.elem_type = elem_type;
+    t.type = storage_type(elem_type);
+    t.shape = std::move(shape);
+    t.constant = values;
+}
+
+void NodeContext::mark_view(int i) {
+    if (i < static_cast<int>(views.size())) views[i] = true;
+}
+
+void NodeContext::unsupported(const std::string &reason) const { throw Unsupported(reason); }
+
+const ConverterTable &converter_table() {
+    static const ConverterTable table = [] {
+        ConverterTable t;
+        add_elementwise_converters(t);
+        add_linear_converters(t);
+        add_pool_converters(t);
+        add_normalization_converters(t);
+        add_reduction_converters(t);
+        add_shape_converters(t);
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace flowhls::onnx_import
+
+namespace flowhls {
+
+std::vector<std::string> supported_onnx_ops() {
+    std::vector<std::string> ops;
+    for (const auto &e : onnx_import::converter_table()) ops.push_back(e.first);
+    return ops;
+}
+
+namespace {
+
+std::string unsupported_message(const std::string &model, const std::vector<UnsupportedNode> &nodes) {
+    std::string m = "'" + model + "' has " + std::to_string(nodes.size()) + " node(s) flowhls cannot compile:";
+    for (const UnsupportedNode &n : nodes) {
+        m += "\n  node '" + n.name + "' (" + n.op_type + ", opset " + std::to_string(n.opset) + "): " + n.reason;
+    }
+    return m;
+}
+
+}  // namespace
+
+UnsupportedModelError::UnsupportedModelError(const std::string &model, std::vector<UnsupportedNode> nodes)
+    : Error(unsupported_message(model, nodes)), nodes_(std::move(nodes)) {}
+
+}  // namespace flowhls

@@ -1,0 +1,52 @@
+// Helpers shared by the ONNX op converters: index Vars, broadcasting, axes, types.
+#pragma once
+
+#include "frontend/onnx/Converter.h"
+
+#include <Halide.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flowhls::onnx_import {
+
+/// One fresh Var per dimension, ONNX order.
+std::vector<Halide::Var> make_vars(int rank);
+/// The Vars as Exprs.
+std::vector<Halide::Expr> as_exprs(const std::vector<Halide::Var> &vars);
+/// Defines `f` over `vars` (ONNX order; a scalar gets one dummy dimension) as `value`.
+void define(Halide::Func f, const std::vector<Halide::Var> &vars, Halide::Expr value);
+/// Halide argument list of `vars` (reversed; one dummy Var for a scalar).
+std::vector<Halide::Var> halide_args(const std::vector<Halide::Var> &vars);
+
+/// NumPy broadcast of two shapes; Unsupported when they do not broadcast.
+std::vector<int64_t> broadcast_shape(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+/// The value of `t` at an index of a broadcast result of rank index.size().
+Halide::Expr broadcast_at(const Tensor &t, const std::vector<Halide::Expr> &index);
+
+/// `axis` in [-rank, rank) as a non-negative axis; Unsupported when out of range.
+int normalize_axis(int64_t axis, int rank);
+
+/// Whether the element type is float or double.
+bool is_float_type(int elem_type);
+/// Halide type of an ONNX element type (Unsupported for the unsupported ones).
+Halide::Type storage_type(int elem_type);
+/// `value` converted to element type `elem_type` (bool: nonzero -> 1).
+Halide::Expr cast_to(int elem_type, Halide::Expr value);
+/// A bool value (Halide UInt(1)) as stored in a bool tensor.
+Halide::Expr from_bool(Halide::Expr condition);
+/// The smallest and largest values of a type (-inf/+inf for floats).
+Halide::Expr lowest_of(Halide::Type t);
+Halide::Expr highest_of(Halide::Type t);
+
+/// Product of the extents.
+int64_t element_count(const std::vector<int64_t> &shape);
+/// Shape as text "1x3x32x32" (scalar: "scalar").
+std::string shape_text(const std::vector<int64_t> &shape);
+
+/// Check functions for the table: element types accepted by an op.
+CheckFn float_only();
+CheckFn numeric_only();
+
+}  // namespace flowhls::onnx_import
