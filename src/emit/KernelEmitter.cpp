@@ -174,6 +174,10 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
             k << "    // Sequential (no dataflow): " << g.dataflow.reason << ".\n";
         }
     }
+    for (const std::string &a : g.args) {
+        const Buffer &b = g.buffer(a);
+        if (b.consumers.empty() && b.producers.empty()) k << "    (void)" << b.name << ";  // not read by the design\n";
+    }
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
         // Large arrays are static: a C simulation's stack cannot hold them.

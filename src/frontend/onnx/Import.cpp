@@ -72,7 +72,7 @@ onnx::ModelProto load_model(const std::string &path) {
         throw Error("'" + path + "' fails the ONNX checker: " + std::string(e.what()));
     }
     int opset = default_opset(model);
-    if (opset == 0) throw Error("'" + path + "' imports no opset of the default ONNX domain");
+    if (opset == 0) return model;  // no default-domain nodes; the support check lists the others
     if (opset > kOnnxTargetOpset) {
         throw Error("'" + path + "' uses opset " + std::to_string(opset) + "; flowhls supports opsets up to " +
                     std::to_string(kOnnxTargetOpset));
@@ -160,19 +160,43 @@ public:
     Importer(const std::string &path, const OnnxImportOptions &o) : path_(path), options_(o) {}
 
     HalideProgram run() {
-        model_ = load_model(path_);
-        test_ = load_test_data(path_, options_);
-        onnx::GraphProto &g = *model_.mutable_graph();
-        for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
-        fix_input_shapes(g);
+        try {
+            return import();
+        } catch (const Unsupported &e) {
+            throw UnsupportedModelError(path_, {{"(model)", "-", kOnnxTargetOpset, e.what()}});
+        }
+    }
+
+private:
+    void infer_shapes() {
         try {
             onnx::shape_inference::InferShapes(model_);
         } catch (const std::exception &e) {
             throw Error("'" + path_ + "': ONNX shape inference failed: " + std::string(e.what()));
         }
-        if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
+    }
+
+    HalideProgram import() {
+        model_ = load_model(path_);
+        onnx::GraphProto &g = *model_.mutable_graph();
+        for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
+        // Element types are known before shapes are fixed: check support first.
+        onnx::ModelProto original = model_;
+        infer_shapes();
         collect_value_types(g);
         check_support(g);
+        model_ = original;
+        types_.clear();
+
+        test_ = load_test_data(path_, options_);
+        fix_input_shapes(*model_.mutable_graph());
+        infer_shapes();
+        if (options_.fold_batchnorm) fold_batchnorm_into_conv(*model_.mutable_graph());
+        collect_value_types(model_.graph());
+        return convert(model_.graph());
+    }
+
+    HalideProgram convert(const onnx::GraphProto &g) {
 
         for (const onnx::TensorProto &t : g.initializer()) add_initializer(t);
         for (const onnx::ValueInfoProto &v : g.input()) {
@@ -182,7 +206,6 @@ public:
         return finish(g);
     }
 
-private:
     // Fixes every graph input to a static shape (options, then test data, then batch 1).
     void fix_input_shapes(onnx::GraphProto &g) {
         size_t next_test = 0;
@@ -250,6 +273,15 @@ private:
     // Lists every node no converter handles; throws before any conversion.
     void check_support(const onnx::GraphProto &g) {
         std::vector<UnsupportedNode> bad;
+        auto check_value = [&](const onnx::ValueInfoProto &v, const char *what) {
+            if (initializers_.count(v.name())) return;
+            std::string why;
+            if (!v.type().has_tensor_type()) why = "not a tensor (sequences, maps and optionals are not supported)";
+            else halide_type_of(v.type().tensor_type().elem_type(), &why);
+            if (!why.empty()) bad.push_back({std::string(what) + " '" + v.name() + "'", "-", kOnnxTargetOpset, why});
+        };
+        for (const onnx::ValueInfoProto &v : g.input()) check_value(v, "graph input");
+        for (const onnx::ValueInfoProto &v : g.output()) check_value(v, "graph output");
         const ConverterTable &table = converter_table();
         for (int i = 0; i < g.node_size(); i++) {
             const onnx::NodeProto &n = g.node(i);
@@ -388,6 +420,7 @@ private:
                 define(f, vars, t.at(as_exprs(vars)));
                 f.compute_root();
                 t.func = f;
+                filters_.insert(f.name());
             }
             tensors_[t.name] = t;
         }
@@ -416,19 +449,25 @@ private:
         p.name = options_.kernel_name.empty() ? identifier(fs::path(path_).stem().string()) : options_.kernel_name;
         if (p.name == "model") p.name = identifier(fs::path(path_).parent_path().filename().string());
         if (p.name.empty()) p.name = "model";
-        std::set<std::string> output_funcs;
+        std::set<std::string> output_funcs, read;
+        for (const onnx::NodeProto &n : g.node()) read.insert(n.input().begin(), n.input().end());
         std::vector<int> output_types;
         for (const onnx::ValueInfoProto &v : g.output()) {
             auto it = tensors_.find(v.name());
             if (it == tensors_.end()) throw Error("'" + path_ + "': output '" + v.name() + "' is never computed");
             const Tensor &t = it->second;
+            output_types.push_back(t.elem_type);
+            // A filter's result that nothing else reads is the output itself; otherwise a copy.
+            if (filters_.count(t.func.name()) && !read.count(v.name()) && output_funcs.insert(t.func.name()).second) {
+                p.outputs.push_back({t.func, halide_extents(t.shape)});
+                continue;
+            }
             Halide::Func f(fresh_name("out_" + v.name()));
             std::vector<Halide::Var> vars = make_vars(t.rank());
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
             std::vector<int> extents = halide_extents(t.shape);
             p.outputs.push_back({f, extents});
-            output_types.push_back(t.elem_type);
         }
         std::vector<Halide::Func> outs;
         for (const ProgramOutput &o : p.outputs) outs.push_back(o.func);
@@ -503,6 +542,7 @@ private:
     std::map<std::string, ParamEntry> params_;
     std::vector<std::string> graph_inputs_;
     std::set<std::string> used_names_;
+    std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Conversions between ONNX TensorProtos, .npy files and Halide buffers.
 #include "frontend/onnx/TensorData.h"
 #include "flowhls/Error.h"
+#include "frontend/onnx/Converter.h"
 
 #include <cstring>
 #include <fstream>
@@ -92,7 +93,7 @@ std::vector<int> halide_extents(const std::vector<int64_t> &shape) {
 
 Halide::Buffer<> make_buffer(Halide::Type type, const std::vector<int64_t> &shape) {
     for (int64_t d : shape) {
-        if (d <= 0) throw Error("tensors with an empty dimension are not supported");
+        if (d <= 0) throw Unsupported("tensors with an empty dimension are not supported");
         if (d > (int64_t(1) << 31) - 1) throw Error("tensor dimension " + std::to_string(d) + " is too large");
     }
     Halide::Buffer<> b(type, halide_extents(shape));
@@ -105,7 +106,7 @@ std::vector<int64_t> tensor_dims(const TensorProto &t) { return {t.dims().begin(
 Halide::Buffer<> tensor_to_buffer(const TensorProto &t, const std::string &what) {
     std::string why;
     Halide::Type type = halide_type_of(t.data_type(), &why);
-    if (!why.empty()) throw Error(what + ": " + why);
+    if (!why.empty()) throw Unsupported(what + ": " + why);
     if (t.data_location() == TensorProto::EXTERNAL) {
         throw Error(what + " keeps its data in an external file, which is not supported");
     }

@@ -163,7 +163,7 @@ void convert_concat(NodeContext &ctx) {
         const Tensor &t = ctx.input(i);
         idx[axis] = Halide::clamp(v[axis] - static_cast<int>(offsets[i]), 0, static_cast<int>(t.shape[axis]) - 1);
         Expr here = t.at(idx);
-        value = value.defined() ? Halide::select(v[axis] >= static_cast<int>(offsets[i]), here, value) : here;
+        value = value.defined() ? Halide::select(v[axis] < static_cast<int>(offsets[i + 1]), here, value) : here;
     }
     Func f = ctx.func();
     define(f, v, value);
