@@ -1,5 +1,6 @@
 // The flowhls command-line tool.
 #include "driver/Bench.h"
+#include "driver/Conformance.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Error.h"
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -33,6 +35,13 @@ struct CsimArgs {
     bool sanitize = false, verbose = false;
     double atol = -1.0, rtol = -1.0;
 };
+
+// This executable's path (for running itself on each conformance case).
+std::string fs_self_path(const char *argv0) {
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(argv0) : self.string();
+}
 
 int print_examples() {
     for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
@@ -247,6 +256,21 @@ int main(int argc, char **argv) {
     bench->add_option("--device", bo.device, "FPGA part")->capture_default_str();
     bench->add_option("--clock", bo.clock_mhz, "clock frequency in MHz")->capture_default_str();
     bench->add_option("-t,--target", bench_target, "HLS target: vitis or bambu")->capture_default_str();
+    flowhls::ConformanceOptions conf;
+    std::string conf_target = "vitis";
+    CLI::App *conformance = app.add_subcommand(
+        "conformance", "compile and simulate the ONNX backend test cases (Debian libonnx-testdata)");
+    conformance->add_option("--root", conf.root, "directory of the test suites")->capture_default_str();
+    conformance->add_option("--suite", conf.suites, "suite to run (repeatable; default: node, pytorch-converted, "
+                                                    "pytorch-operator, simple)")
+        ->allow_extra_args(false);
+    conformance->add_option("--filter", conf.filters, "only cases whose name contains this (repeatable)")
+        ->allow_extra_args(false);
+    conformance->add_option("-j,--jobs", conf.jobs, "cases run at a time")->capture_default_str();
+    conformance->add_option("--timeout", conf.timeout_seconds, "seconds per case")->capture_default_str();
+    conformance->add_option("-t,--target", conf_target, "HLS target: vitis or bambu")->capture_default_str();
+    conformance->add_flag("--sanitize", conf.sanitize, "simulate under AddressSanitizer and UBSan");
+    conformance->add_option("--markdown", conf.markdown, "write the results as Markdown (docs/conformance.md)");
     std::string report_dir;
     CLI::App *report = app.add_subcommand("report", "print the report of a generated project (filters, dataflow, QoR)");
     report->add_option("dir", report_dir, "project directory written by 'flowhls compile'")->required();
@@ -286,6 +310,15 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (report->parsed()) return print_report(report_dir);
+        if (conformance->parsed()) {
+            conf.target = flowhls::parse_hls_target(conf_target);
+            conf.flowhls_binary = fs_self_path(argv[0]);
+            std::vector<flowhls::ConformanceCase> cases = flowhls::run_conformance(conf, std::cout);
+            for (const flowhls::ConformanceCase &c : cases) {
+                if (c.result == flowhls::ConformanceCase::Result::Fail) return 1;
+            }
+            return 0;
+        }
         if (bench->parsed()) {
             bo.target = flowhls::parse_hls_target(bench_target);
             flowhls::run_bench(bo, std::cout);

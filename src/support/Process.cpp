@@ -2,6 +2,9 @@
 #include "support/Process.h"
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <poll.h>
 #include <cstring>
 #include <ostream>
 #include <sys/wait.h>
@@ -9,7 +12,8 @@
 
 namespace flowhls {
 
-ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo) {
+ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo,
+                          double timeout_seconds) {
     ProcessResult result;
     int fds[2];
     if (argv.empty() || pipe(fds) != 0) return result;
@@ -20,6 +24,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
         return result;
     }
     if (pid == 0) {
+        if (timeout_seconds > 0) setpgid(0, 0);
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
@@ -36,7 +41,20 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
     }
     close(fds[1]);
     char buf[4096];
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
     for (;;) {
+        if (timeout_seconds > 0) {
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            pollfd p{fds[0], POLLIN, 0};
+            int ready = left.count() > 0 ? poll(&p, 1, static_cast<int>(left.count())) : 0;
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) {
+                result.timed_out = true;
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                break;
+            }
+        }
         ssize_t n = read(fds[0], buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;

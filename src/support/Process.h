@@ -14,10 +14,14 @@ struct ProcessResult {
     int status = -1;
     /// Standard output and standard error, interleaved.
     std::string output;
+    /// It ran longer than the timeout and was killed (with its process group).
+    bool timed_out = false;
 };
 
 /// Runs `argv` in directory `cwd` and waits for it. When `echo` is not null, the output is
-/// also copied there as it arrives.
-ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo);
+/// also copied there as it arrives. With `timeout_seconds` > 0 the child and its process group
+/// are killed when it runs longer.
+ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo,
+                          double timeout_seconds = 0.0);
 
 }  // namespace flowhls

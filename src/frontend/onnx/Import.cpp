@@ -79,6 +79,8 @@ onnx::ModelProto load_model(const std::string &path) {
     }
     if (opset != kOnnxTargetOpset) {
         try {
+            // Some adapters (broadcasting before opset 7) need the input shapes.
+            onnx::shape_inference::InferShapes(model);
             model = onnx::version_conversion::ConvertVersion(model, kOnnxTargetOpset);
         } catch (const std::exception &e) {
             throw Error("'" + path + "': cannot convert opset " + std::to_string(opset) + " to " +
