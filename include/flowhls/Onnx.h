@@ -29,6 +29,9 @@ struct OnnxImportOptions {
     /// Default tolerance of the testbench for floating-point outputs.
     double atol = 1e-5;
     double rtol = 1e-4;
+    /// Graph inputs that ops read as shapes, axes or pads (Reshape's shape, Slice's starts...)
+    /// take their test value as a constant; the design is then specific to that value.
+    bool specialize_shape_inputs = false;
     /// Fold BatchNormalization into the Conv that feeds it (when its weights are constant).
     bool fold_batchnorm = true;
     /// Name of the kernel; default: the model file's name made a C identifier.

@@ -22,7 +22,7 @@ struct CompileArgs {
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
     std::string test_data, weights = "auto";
     double atol = 1e-5, rtol = 1e-4;
-    bool no_fold_bn = false;
+    bool no_fold_bn = false, specialize = false;
     uint64_t seed = 1;
     bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
@@ -107,6 +107,7 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
         o.atol = a.atol;
         o.rtol = a.rtol;
         o.fold_batchnorm = !a.no_fold_bn;
+        o.specialize_shape_inputs = a.specialize;
         o.kernel_name = a.kernel_name;
         flowhls::HalideProgram p = flowhls::import_onnx(a.model, o);
         *label = "model " + a.model;
@@ -226,6 +227,8 @@ int main(int argc, char **argv) {
         ->capture_default_str();
     compile->add_option("--atol", ca.atol, "testbench absolute tolerance for models")->capture_default_str();
     compile->add_option("--rtol", ca.rtol, "testbench relative tolerance for models")->capture_default_str();
+    compile->add_flag("--specialize-shape-inputs", ca.specialize,
+                      "model inputs used as shapes, axes or pads take their test value as a constant");
     compile->add_flag("--no-fold-batchnorm", ca.no_fold_bn, "keep BatchNormalization nodes instead of folding them into Conv");
     compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");

@@ -32,11 +32,22 @@ const Tensor &NodeContext::input(int i) const {
     return *inputs_[i];
 }
 
+namespace {
+
+// The compile-time values of `t`: its constant, or the test value of a specialized input.
+const Halide::Buffer<> &known_values(const NodeContext &ctx, const Tensor &t) {
+    if (t.is_constant()) return t.constant;
+    if (t.test_value.defined()) return t.test_value;
+    ctx.unsupported("input '" + t.name + "' must be a constant (it is computed at run time)" +
+                    (t.graph_input ? "; --specialize-shape-inputs fixes it to its test value" : ""));
+}
+
+}  // namespace
+
 std::vector<double> NodeContext::constant_doubles(int i) const {
     const Tensor &t = input(i);
-    if (!t.is_constant()) unsupported("input '" + t.name + "' must be a constant (it is computed at run time)");
     std::vector<double> out;
-    const Halide::Buffer<> &b = t.constant;
+    const Halide::Buffer<> &b = known_values(*this, t);
     const uint8_t *p = static_cast<const uint8_t *>(b.data());
     Halide::Type ty = b.type();
     for (int64_t k = 0; k < t.size(); k++) {
@@ -63,9 +74,9 @@ std::vector<double> NodeContext::constant_doubles(int i) const {
 
 std::vector<int64_t> NodeContext::constant_ints(int i) const {
     const Tensor &t = input(i);
-    if (!t.is_constant()) unsupported("input '" + t.name + "' must be a constant (it is computed at run time)");
+    const Halide::Buffer<> &b = known_values(*this, t);
     if (t.type == Halide::Int(64)) {
-        const int64_t *p = static_cast<const int64_t *>(t.constant.data());
+        const int64_t *p = static_cast<const int64_t *>(b.data());
         return std::vector<int64_t>(p, p + t.size());
     }
     std::vector<int64_t> out;

@@ -27,6 +27,10 @@ struct Tensor {
     Halide::Func func;
     /// The values, when known at compile time (initializers, folded constants).
     Halide::Buffer<> constant;
+    /// A graph input's test value, which shape operands (Reshape's shape, Slice's starts...)
+    /// may be specialized on (OnnxImportOptions::specialize_shape_inputs).
+    Halide::Buffer<> test_value;
+    bool graph_input = false;
 
     int rank() const { return static_cast<int>(shape.size()); }
     int64_t size() const;

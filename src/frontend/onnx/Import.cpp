@@ -181,6 +181,7 @@ private:
     HalideProgram import() {
         model_ = load_model(path_);
         onnx::GraphProto &g = *model_.mutable_graph();
+        if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
         for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
         // Element types are known before shapes are fixed: check support first.
         onnx::ModelProto original = model_;
@@ -193,7 +194,6 @@ private:
         test_ = load_test_data(path_, options_);
         fix_input_shapes(*model_.mutable_graph());
         infer_shapes();
-        if (options_.fold_batchnorm) fold_batchnorm_into_conv(*model_.mutable_graph());
         collect_value_types(model_.graph());
         return convert(model_.graph());
     }
@@ -210,6 +210,11 @@ private:
 
     // Fixes every graph input to a static shape (options, then test data, then batch 1).
     void fix_input_shapes(onnx::GraphProto &g) {
+        for (const auto &s : options_.shapes) {
+            bool found = false;
+            for (const onnx::ValueInfoProto &v : g.input()) found |= v.name() == s.first;
+            if (!found) throw Error("--shape " + s.first + ": the model has no input of that name");
+        }
         size_t next_test = 0;
         for (onnx::ValueInfoProto &v : *g.mutable_input()) {
             if (initializers_.count(v.name())) continue;
@@ -251,11 +256,6 @@ private:
                 if (d <= 0) throw Error("input '" + v.name() + "': dimensions must be positive (" + shape_text(dims) + ")");
             }
             set_static_dims(v, dims);
-        }
-        for (const auto &s : options_.shapes) {
-            bool found = false;
-            for (const onnx::ValueInfoProto &v : g.input()) found |= v.name() == s.first;
-            if (!found) throw Error("--shape " + s.first + ": the model has no input of that name");
         }
     }
 
@@ -361,6 +361,9 @@ private:
         halide_type_of(vt.elem_type, &why);
         if (!why.empty()) throw Error("'" + path_ + "': input '" + v.name() + "': " + why);
         Tensor t = param_tensor(v.name(), vt.elem_type, vt.dims, Halide::Buffer<>());
+        t.graph_input = true;
+        size_t index = graph_inputs_.size();
+        if (options_.specialize_shape_inputs && index < test_.inputs.size()) t.test_value = test_.inputs[index].values;
         graph_inputs_.push_back(v.name());
         tensors_[v.name()] = t;
     }

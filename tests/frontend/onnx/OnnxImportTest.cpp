@@ -1,0 +1,237 @@
+// Tests of the ONNX front end: models end to end, bad input, weights, folding, core ops.
+#include "TestSupport.h"
+#include "flowhls/Compiler.h"
+#include "flowhls/Csim.h"
+#include "flowhls/Onnx.h"
+
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace flowhls {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kLenet = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx";
+const std::string kNodeCases = "/usr/share/libonnx-testdata/data/node/";
+
+CsimResult compile_and_simulate(const HalideProgram &p, HlsTarget target, WeightPlacement w, bool sanitize,
+                                CompileResult *out = nullptr) {
+    test::TempDir dir;
+    CompileOptions o;
+    o.target = target;
+    o.weights = w;
+    o.output_dir = dir / "out";
+    CompileResult r = compile(p, o);
+    if (out) *out = r;
+    CsimOptions co;
+    co.sanitize = sanitize;
+    return run_csim(r.output_dir, co);
+}
+
+TEST(OnnxModels, Lenet5MatchesPyTorchForBothTargetsAndWeightPlacements) {
+    HalideProgram p = import_onnx(kLenet, OnnxImportOptions());
+    ASSERT_EQ(p.expected_outputs.size(), 1u);
+    for (HlsTarget t : {HlsTarget::Vitis, HlsTarget::Bambu}) {
+        for (WeightPlacement w : {WeightPlacement::Rom, WeightPlacement::Axi}) {
+            CompileResult r;
+            CsimResult c = compile_and_simulate(p, t, w, false, &r);
+            EXPECT_TRUE(c.passed) << c.log;
+            EXPECT_TRUE(r.dataflow) << r.dataflow_reason;
+            bool has_rom = false;
+            for (const std::string &f : r.files) has_rom |= f.rfind("rom/", 0) == 0;
+            EXPECT_EQ(has_rom, w == WeightPlacement::Rom);
+        }
+    }
+}
+
+TEST(OnnxModels, Lenet5UnderSanitizers) {
+    CsimResult c = compile_and_simulate(import_onnx(kLenet, OnnxImportOptions()), HlsTarget::Vitis,
+                                        WeightPlacement::Auto, true);
+    EXPECT_TRUE(c.passed) << c.log;
+}
+
+TEST(OnnxModels, OutputIsDeterministic) {
+    test::TempDir a, b;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " -o " + a.path() + "/p", &out), 0) << out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " -o " + b.path() + "/p", &out), 0) << out;
+    for (const fs::directory_entry &e : fs::recursive_directory_iterator(a.path() + "/p")) {
+        if (!e.is_regular_file()) continue;
+        std::string rel = fs::relative(e.path(), a.path() + "/p").string();
+        EXPECT_EQ(test::read_file(e.path().string()), test::read_file(b.path() + "/p/" + rel)) << rel;
+    }
+}
+
+TEST(OnnxModels, CliCompilesAndSimulatesLenet5) {
+    test::TempDir dir;
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile " + kLenet + " -o " + dir.path() + "/p --csim", &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p --atol 0 --rtol 0", &out), 1) << out;  // not bit-exact
+    EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p", &out), 0) << out;
+}
+
+// Bad input: exit 2, a message naming the cause, nothing written.
+void expect_rejected(const std::string &args, const std::string &message) {
+    test::TempDir dir;
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile " + args + " -o " + dir.path() + "/p", &out), 2) << out;
+    EXPECT_NE(out.find(message), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir.path() + "/p"));
+}
+
+TEST(OnnxErrors, MalformedAndTruncatedFiles) {
+    test::TempDir dir;
+    std::string model = test::read_file(kLenet);
+    std::ofstream(dir / "truncated.onnx", std::ios::binary) << model.substr(0, model.size() / 2);
+    std::ofstream(dir / "garbage.onnx") << "this is not a model";
+    expect_rejected(dir / "truncated.onnx", "is not a valid ONNX model");
+    expect_rejected(dir / "garbage.onnx", "is not a valid ONNX model");
+    expect_rejected(dir / "missing.onnx", "no such file");
+}
+
+TEST(OnnxErrors, UnsupportedNodesAreAllListed) {
+    if (!fs::exists(kNodeCases)) GTEST_SKIP() << "libonnx-testdata is not installed";
+    expect_rejected(kNodeCases + "test_lstm_defaults/model.onnx", "(LSTM, opset 17): no converter for this op");
+    expect_rejected(kNodeCases + "test_cast_FLOAT_to_FLOAT16/model.onnx", "float16 is not supported");
+    expect_rejected(kNodeCases + "test_squeeze/model.onnx",
+                    "input 'axes' must be a constant (it is computed at run time); --specialize-shape-inputs");
+    try {
+        import_onnx(kNodeCases + "test_nonzero_example/model.onnx", OnnxImportOptions());
+        FAIL() << "NonZero was accepted";
+    } catch (const UnsupportedModelError &e) {
+        ASSERT_EQ(e.nodes().size(), 1u);
+        EXPECT_EQ(e.nodes()[0].op_type, "NonZero");
+        EXPECT_EQ(e.nodes()[0].opset, kOnnxTargetOpset);
+    }
+}
+
+// A model built here: input x [N, 3, H] (symbolic), y = Relu(x).
+std::string write_dynamic_model(const std::string &path) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    onnx::GraphProto *g = m.mutable_graph();
+    g->set_name("dyn");
+    onnx::NodeProto *n = g->add_node();
+    n->set_op_type("Relu");
+    n->add_input("x");
+    n->add_output("y");
+    for (const char *name : {"x", "y"}) {
+        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
+        v->set_name(name);
+        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        t->mutable_shape()->add_dim()->set_dim_param("N");
+        t->mutable_shape()->add_dim()->set_dim_value(3);
+        t->mutable_shape()->add_dim()->set_dim_param("H");
+    }
+    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+    return path;
+}
+
+TEST(OnnxErrors, DynamicShapesNeedShapeOption) {
+    test::TempDir dir;
+    std::string model = write_dynamic_model(dir / "dyn.onnx");
+    expect_rejected(model, "dynamic dimension 2 ('H'); fix it with --shape x=");
+    expect_rejected(model + " --shape x=1x3", "the model's input has rank 3");
+    expect_rejected(model + " --shape z=1x3x4", "the model has no input of that name");
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile " + model + " --shape x=2x3x5 -o " + dir.path() + "/p --csim", &out), 0)
+        << out;
+}
+
+// Conv followed by BatchNormalization, with non-trivial statistics.
+std::string write_conv_bn_model(const std::string &path) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    onnx::GraphProto *g = m.mutable_graph();
+    g->set_name("conv_bn");
+    auto tensor = [&](const std::string &name, std::vector<int64_t> dims, float base) {
+        onnx::TensorProto *t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(onnx::TensorProto::FLOAT);
+        int64_t n = 1;
+        for (int64_t d : dims) {
+            t->add_dims(d);
+            n *= d;
+        }
+        for (int64_t i = 0; i < n; i++) t->add_float_data(base + 0.01f * static_cast<float>((i * 7) % 13));
+    };
+    tensor("w", {4, 2, 3, 3}, -0.05f);
+    tensor("b", {4}, 0.1f);
+    tensor("scale", {4}, 0.9f);
+    tensor("shift", {4}, -0.2f);
+    tensor("mean", {4}, 0.05f);
+    tensor("var", {4}, 0.8f);
+    onnx::NodeProto *conv = g->add_node();
+    conv->set_op_type("Conv");
+    for (const char *i : {"x", "w", "b"}) conv->add_input(i);
+    conv->add_output("c");
+    onnx::AttributeProto *pads = conv->add_attribute();
+    pads->set_name("pads");
+    pads->set_type(onnx::AttributeProto::INTS);
+    for (int i = 0; i < 4; i++) pads->add_ints(1);
+    onnx::NodeProto *bn = g->add_node();
+    bn->set_op_type("BatchNormalization");
+    for (const char *i : {"c", "scale", "shift", "mean", "var"}) bn->add_input(i);
+    bn->add_output("y");
+    for (const char *name : {"x", "y"}) {
+        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
+        v->set_name(name);
+        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        for (int64_t d : {1, std::string(name) == "x" ? 2 : 4, 6, 5}) t->mutable_shape()->add_dim()->set_dim_value(d);
+    }
+    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+    return path;
+}
+
+TEST(OnnxImport, BatchNormalizationIsFoldedIntoConv) {
+    test::TempDir dir;
+    std::string model = write_conv_bn_model(dir / "conv_bn.onnx");
+    HalideProgram p = import_onnx(model, OnnxImportOptions());
+    CompileResult r;
+    CsimResult c = compile_and_simulate(p, HlsTarget::Vitis, WeightPlacement::Auto, false, &r);
+    EXPECT_TRUE(c.passed) << c.log;
+    EXPECT_EQ(r.filters.size(), 1u);  // the Conv alone; random inputs, JIT reference (bit-exact)
+}
+
+// Core ops: ONNX backend node cases (model + test_data_set_0) that must pass.
+class CoreOps : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CoreOps, MatchesOnnxTestData) {
+    std::string dir = kNodeCases + GetParam();
+    if (!fs::exists(dir)) GTEST_SKIP() << dir << " is not installed";
+    OnnxImportOptions o;
+    o.specialize_shape_inputs = true;
+    CsimResult c = compile_and_simulate(import_onnx(dir + "/model.onnx", o), HlsTarget::Vitis, WeightPlacement::Auto,
+                                        false);
+    EXPECT_TRUE(c.passed) << c.log;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Node, CoreOps,
+    ::testing::Values("test_conv_with_strides_and_asymmetric_padding", "test_conv_with_autopad_same",
+                      "test_basic_conv_with_padding", "test_conv_with_strides_padding", "test_gemm_all_attributes",
+                      "test_gemm_broadcast", "test_matmul_3d", "test_matmul_4d", "test_maxpool_2d_pads",
+                      "test_maxpool_2d_ceil", "test_maxpool_2d_dilations", "test_maxpool_3d_default",
+                      "test_averagepool_2d_pads_count_include_pad", "test_averagepool_2d_same_upper",
+                      "test_averagepool_2d_ceil", "test_globalaveragepool", "test_globalmaxpool", "test_add_bcast",
+                      "test_div_bcast", "test_pow_bcast_array", "test_softmax_axis_1", "test_logsoftmax_axis_0",
+                      "test_hardmax_example", "test_relu", "test_leakyrelu", "test_selu", "test_elu",
+                      "test_hardswish", "test_sigmoid", "test_tanh", "test_erf", "test_clip", "test_where_example",
+                      "test_equal_bcast", "test_cast_FLOAT_to_DOUBLE", "test_mod_mixed_sign_int32",
+                      "test_reshape_reordered_all_dims", "test_flatten_axis2", "test_transpose_all_permutations_3",
+                      "test_concat_3d_axis_negative_2", "test_unsqueeze_two_axes", "test_squeeze",
+                      "test_shape_start_1_end_negative_1", "test_mean_example", "test_sum_example",
+                      "test_max_example", "test_min_example", "test_prelu_broadcast", "test_bitshift_left_uint8"),
+    [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param).substr(5); });
+
+}  // namespace
+}  // namespace flowhls
