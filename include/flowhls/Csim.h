@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace flowhls {
 
@@ -13,6 +14,10 @@ struct CsimOptions {
     /// Halide programs, rtol 1e-4 / atol 1e-5 for float models). 0 and 0 means bit for bit.
     double atol = -1.0;
     double rtol = -1.0;
+    /// Test inputs and expected outputs (.pb or .npy) replacing the project's data, in the
+    /// program's order (data/manifest.txt); empty: the project's own data/.
+    std::vector<std::string> inputs;
+    std::vector<std::string> expected;
     /// Echo the build and simulation output while it runs.
     bool echo = false;
 };

@@ -461,8 +461,18 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         d.interval = d.dataflow ? std::max(d.interval, f.latency) : d.interval + f.latency;
         d.filters.push_back(f);
     }
-    // Intermediate arrays of the main filter (ping-pong buffers under dataflow).
+    // Intermediate arrays of the main filter (ping-pong buffers under dataflow) and ROMs.
     for (const Buffer &b : graph.buffers) {
+        if (b.kind == BufferKind::Constant) {
+            ChannelEstimate c;
+            c.name = b.name;
+            c.kind = "rom";
+            c.words = b.size();
+            if (b.size() * b.type.bits() > device.register_threshold_bits) c.bram18k = bram18k_for(b.size(), b.type.bits());
+            d.total.bram18k += c.bram18k;
+            d.channels.push_back(c);
+            continue;
+        }
         if (b.kind != BufferKind::Intermediate) continue;
         ChannelEstimate c;
         c.name = b.name;

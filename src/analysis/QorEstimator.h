@@ -49,7 +49,7 @@ struct FilterEstimate {
 struct ChannelEstimate {
     std::string name;
     /// "ping-pong" (double buffer in a dataflow region), "array" (sequential top),
-    /// "scalar" (passed by value).
+    /// "scalar" (passed by value), "rom" (constant weights on chip).
     std::string kind;
     int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
     int64_t bram18k = 0;

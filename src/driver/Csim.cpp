@@ -3,8 +3,11 @@
 #include "flowhls/Error.h"
 #include "support/OutputDir.h"
 #include "support/Process.h"
+#include "frontend/onnx/TensorData.h"
+#include "support/Npy.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -30,6 +33,61 @@ std::string verdict_line(const std::string &log) {
     return found;
 }
 
+bool o_has_custom_data(const CsimOptions &o) { return !o.inputs.empty() || !o.expected.empty(); }
+
+// A data directory holding the project's data with `inputs` and `expected` replacing the
+// files data/manifest.txt lists; returns its path relative to the project.
+std::string custom_data(const std::string &dir, const CsimOptions &o) {
+    fs::path project(dir);
+    std::ifstream in(project / "data" / "manifest.txt");
+    if (!in) throw Error("'" + dir + "' has no data/manifest.txt; recompile it to use --inputs/--expected");
+    std::vector<std::string> input_files, output_files;
+    std::string kind, file;
+    while (in >> kind) {
+        if (kind == "#") {
+            std::getline(in, file);
+            continue;
+        }
+        in >> file;
+        (kind == "input" ? input_files : output_files).push_back(file);
+    }
+    if (!o.inputs.empty() && o.inputs.size() != input_files.size()) {
+        throw Error("--inputs gives " + std::to_string(o.inputs.size()) + " file(s); the kernel has " +
+                    std::to_string(input_files.size()) + " input(s)");
+    }
+    if (!o.expected.empty() && o.expected.size() != output_files.size()) {
+        throw Error("--expected gives " + std::to_string(o.expected.size()) + " file(s); the kernel has " +
+                    std::to_string(output_files.size()) + " output(s)");
+    }
+    fs::path custom = project / "build" / "data-custom";
+    fs::remove_all(custom);
+    fs::create_directories(custom);
+    for (const fs::directory_entry &e : fs::directory_iterator(project / "data")) {
+        fs::copy_file(e.path(), custom / e.path().filename(), fs::copy_options::overwrite_existing);
+    }
+    auto replace = [&](const std::string &given, const std::string &target) {
+        onnx_import::TestTensor t = onnx_import::read_test_tensor(given);
+        std::string current = project.string() + "/" + target;
+        std::ifstream old(current, std::ios::binary);
+        std::string header(128, '\0');
+        old.read(&header[0], 128);
+        std::string descr = npy_descr(t.values.type());
+        if (header.find("'descr': '" + descr + "'") == std::string::npos) {
+            throw Error("'" + given + "' holds " + descr + " values; " + target + " has another element type");
+        }
+        size_t header_len = static_cast<unsigned char>(header[8]) | (static_cast<unsigned char>(header[9]) << 8);
+        uintmax_t count = (fs::file_size(current) - 10 - header_len) / t.values.type().bytes();
+        if (count != t.values.number_of_elements()) {
+            throw Error("'" + given + "' holds " + std::to_string(t.values.number_of_elements()) + " values; " + target +
+                        " needs " + std::to_string(count));
+        }
+        std::ofstream(custom / fs::path(target).filename(), std::ios::binary) << npy_bytes(t.values);
+    };
+    for (size_t i = 0; i < o.inputs.size(); i++) replace(o.inputs[i], input_files[i]);
+    for (size_t i = 0; i < o.expected.size(); i++) replace(o.expected[i], output_files[i]);
+    return "build/data-custom";
+}
+
 }  // namespace
 
 CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
@@ -48,7 +106,8 @@ CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
         return result;
     }
     result.built = true;
-    std::vector<std::string> argv = {"./" + binary, "data"};
+    std::string data = o_has_custom_data(options) ? custom_data(dir, options) : "data";
+    std::vector<std::string> argv = {"./" + binary, data};
     if (options.atol >= 0.0) argv.insert(argv.end(), {"--atol", number(options.atol)});
     if (options.rtol >= 0.0) argv.insert(argv.end(), {"--rtol", number(options.rtol)});
     ProcessResult run = run_process(argv, dir, echo);

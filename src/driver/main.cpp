@@ -34,6 +34,7 @@ struct CsimArgs {
     std::string dir;
     bool sanitize = false, verbose = false;
     double atol = -1.0, rtol = -1.0;
+    std::vector<std::string> inputs, expected;
 };
 
 // This executable's path (for running itself on each conformance case).
@@ -186,6 +187,8 @@ int run_csim_command(const CsimArgs &a) {
     o.sanitize = a.sanitize;
     o.atol = a.atol;
     o.rtol = a.rtol;
+    o.inputs = a.inputs;
+    o.expected = a.expected;
     o.echo = a.verbose;
     return report_csim(flowhls::run_csim(a.dir, o), a.verbose);
 }
@@ -286,6 +289,10 @@ int main(int argc, char **argv) {
                      "absolute tolerance (default: the project's; 0 for Halide programs, 1e-5 for models)");
     csim->add_option("--rtol", sa.rtol,
                      "relative tolerance (default: the project's; 0 for Halide programs, 1e-4 for models)");
+    csim->add_option("--inputs", sa.inputs, "test inputs (.pb or .npy) replacing data/, in program order")
+        ->allow_extra_args(false);
+    csim->add_option("--expected", sa.expected, "expected outputs (.pb or .npy) replacing data/, in program order")
+        ->allow_extra_args(false);
     csim->add_flag("-v,--verbose", sa.verbose, "print the build and simulation output");
 
     try {

@@ -73,6 +73,15 @@ TEST(OnnxModels, CliCompilesAndSimulatesLenet5) {
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
     EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p --atol 0 --rtol 0", &out), 1) << out;  // not bit-exact
     EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p", &out), 0) << out;
+    // Test data given to csim replaces the project's.
+    std::string data = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/test_data_set_0/";
+    EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p --inputs " + data + "input_0.pb --expected " + data +
+                                    "output_0.pb",
+                                &out),
+              0)
+        << out;
+    EXPECT_EQ(test::run_flowhls("csim " + dir.path() + "/p --inputs " + data + "output_0.pb", &out), 2) << out;
+    EXPECT_NE(out.find("holds 10 values; data/input.npy needs 1024"), std::string::npos) << out;
 }
 
 // Bad input: exit 2, a message naming the cause, nothing written.
