@@ -50,7 +50,7 @@ void convert_conv(NodeContext &ctx) {
                               static_cast<int>(geo.pad_begin[i]));
         wi.push_back(k);
     }
-    Expr value = padded_at(x, xi, spatial_pos, Halide::Internal::make_zero(x.type));
+    Expr value = padded_at(x, xi, spatial_pos, Halide::Internal::make_zero(x.type), geo.reads_outside);
     std::vector<Var> hv = halide_args(v);
     conv(hv) = conv(hv) + w.at(wi) * value;
     ctx.set_output(0, conv, out_shape, x.elem_type);

@@ -48,7 +48,7 @@ void convert_max_pool(NodeContext &ctx) {
     Func f = ctx.func();
     define(f, w.v, lowest_of(x.type));
     std::vector<Var> hv = halide_args(w.v);
-    Expr value = padded_at(x, {w.v[0], w.v[1]}, w.positions, lowest_of(x.type));
+    Expr value = padded_at(x, {w.v[0], w.v[1]}, w.positions, lowest_of(x.type), w.geo.reads_outside);
     f(hv) = Halide::max(f(hv), value);
     ctx.set_output(0, f, w.out_shape, x.elem_type);
 }
@@ -62,7 +62,8 @@ void convert_average_pool(NodeContext &ctx) {
     Func sum = ctx.func("sum");
     define(sum, w.v, Halide::Internal::make_zero(x.type));
     std::vector<Var> hv = halide_args(w.v);
-    sum(hv) = sum(hv) + padded_at(x, {w.v[0], w.v[1]}, w.positions, Halide::Internal::make_zero(x.type));
+    sum(hv) = sum(hv) + padded_at(x, {w.v[0], w.v[1]}, w.positions, Halide::Internal::make_zero(x.type),
+                                  w.geo.reads_outside);
     sum.compute_root();
     // The count depends on the spatial position only: a closed form per axis.
     Expr count = Halide::Internal::make_one(Halide::Int(32));

@@ -41,6 +41,7 @@ WindowGeometry window_geometry(const NodeContext &ctx, const Tensor &x, const st
         g.pad_begin.push_back(begin);
         g.pad_end.push_back(end);
         g.output.push_back(positions + 1);
+        g.reads_outside |= begin > 0 || positions * s + effective - begin > d;
     }
     return g;
 }
@@ -55,8 +56,12 @@ Halide::Expr inside(const Tensor &x, const std::vector<Halide::Expr> &spatial) {
 }
 
 Halide::Expr padded_at(const Tensor &x, const std::vector<Halide::Expr> &leading,
-                       const std::vector<Halide::Expr> &spatial, Halide::Expr pad) {
+                       const std::vector<Halide::Expr> &spatial, Halide::Expr pad, bool may_be_outside) {
     std::vector<Halide::Expr> idx = leading;
+    if (!may_be_outside) {
+        idx.insert(idx.end(), spatial.begin(), spatial.end());
+        return x.at(idx);
+    }
     size_t lead = leading.size();
     for (size_t i = 0; i < spatial.size(); i++) {
         idx.push_back(Halide::clamp(spatial[i], 0, static_cast<int>(x.shape[lead + i]) - 1));
