@@ -170,6 +170,7 @@ const ConverterTable &converter_table() {
         ConverterTable t;
         add_elementwise_converters(t);
         add_linear_converters(t);
+        add_resize_converters(t);
         add_pool_converters(t);
         add_normalization_converters(t);
         add_reduction_converters(t);

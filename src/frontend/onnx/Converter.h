@@ -120,6 +120,7 @@ const ConverterTable &converter_table();
 // Families (one file each under ops/); each adds its ops to the table.
 void add_elementwise_converters(ConverterTable &table);
 void add_linear_converters(ConverterTable &table);
+void add_resize_converters(ConverterTable &table);
 void add_pool_converters(ConverterTable &table);
 void add_normalization_converters(ConverterTable &table);
 void add_reduction_converters(ConverterTable &table);

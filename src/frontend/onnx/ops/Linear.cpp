@@ -1,6 +1,10 @@
-// Converters of the multiply-accumulate ops: Conv, Gemm, MatMul.
+// Converters of the multiply-accumulate ops: Conv, ConvTranspose, Gemm, MatMul, Einsum.
 #include "frontend/onnx/ops/Window.h"
 #include "frontend/onnx/OpSupport.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
 
 namespace flowhls::onnx_import {
 
@@ -54,6 +58,110 @@ void convert_conv(NodeContext &ctx) {
     std::vector<Var> hv = halide_args(v);
     conv(hv) = conv(hv) + w.at(wi) * value;
     ctx.set_output(0, conv, out_shape, x.elem_type);
+}
+
+// Pads and output extents of ConvTranspose's spatial axes (ONNX ConvTranspose-11 rules).
+struct TransposeGeometry {
+    std::vector<int64_t> strides, dilations, pad_begin, output;
+};
+
+TransposeGeometry transpose_geometry(const NodeContext &ctx, const Tensor &x, const std::vector<int64_t> &kernel) {
+    size_t n = kernel.size();
+    TransposeGeometry g;
+    g.strides = ctx.attr_ints("strides", std::vector<int64_t>(n, 1));
+    g.dilations = ctx.attr_ints("dilations", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> pads = ctx.attr_ints("pads", std::vector<int64_t>(2 * n, 0));
+    std::vector<int64_t> out_pad = ctx.attr_ints("output_padding", std::vector<int64_t>(n, 0));
+    std::vector<int64_t> out_shape = ctx.attr_ints("output_shape");
+    if (out_shape.size() == n + 2) out_shape.erase(out_shape.begin(), out_shape.begin() + 2);
+    if (g.strides.size() != n || g.dilations.size() != n || pads.size() != 2 * n || out_pad.size() != n ||
+        (!out_shape.empty() && out_shape.size() != n)) {
+        ctx.unsupported("strides, dilations, pads, output_padding or output_shape do not match the kernel rank");
+    }
+    std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
+    bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+    if (!same && auto_pad != "NOTSET" && auto_pad != "VALID") ctx.unsupported("auto_pad " + auto_pad);
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = x.shape[2 + i], s = g.strides[i], dil = g.dilations[i];
+        if (s <= 0 || dil <= 0 || kernel[i] <= 0) ctx.unsupported("non-positive stride, dilation or kernel");
+        if (out_pad[i] < 0) ctx.unsupported("negative output_padding");
+        int64_t full = s * (d - 1) + out_pad[i] + (kernel[i] - 1) * dil + 1;
+        int64_t begin = auto_pad == "VALID" ? 0 : pads[i], end = auto_pad == "VALID" ? 0 : pads[n + i];
+        if (begin < 0 || end < 0) ctx.unsupported("negative pads");
+        if (!out_shape.empty() || same) {
+            // A negative total (output_shape beyond the full result) extends the output with
+            // positions no input reaches; halves round toward -infinity like the reference.
+            int64_t target = out_shape.empty() ? d * s : out_shape[i];
+            int64_t total = full - target;
+            int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+            begin = auto_pad == "SAME_UPPER" ? half : total - half;
+            end = total - begin;
+        }
+        int64_t extent = full - begin - end;
+        if (extent <= 0) ctx.unsupported("empty output");
+        g.pad_begin.push_back(begin);
+        g.output.push_back(extent);
+    }
+    return g;
+}
+
+// ConvTranspose: X [N, C, D...], W [C, M/group, K...], optional B [M] -> [N, M, O...], as a
+// gather: out(n, m, o...) = b[m] + sum over (c in m's group, k...) of
+// x(n, c, i...) * w(c, m % (M/group), k...) where o = i * stride + k * dilation - pad_begin.
+void convert_conv_transpose(NodeContext &ctx) {
+    const Tensor &x = ctx.input(0), &w = ctx.input(1);
+    int spatial = x.rank() - 2;
+    if (spatial < 1) {
+        ctx.unsupported("input rank " + std::to_string(x.rank()) + " (ConvTranspose needs N, C and spatial axes)");
+    }
+    if (w.rank() != x.rank()) ctx.unsupported("weight rank differs from input rank");
+    int64_t group = ctx.attr_int("group", 1);
+    int64_t channels = x.shape[1], per_group_out = w.shape[1];
+    if (group <= 0 || w.shape[0] != channels || channels % group != 0) {
+        ctx.unsupported("group " + std::to_string(group) + " does not divide the channels");
+    }
+    int64_t per_group_in = channels / group, maps = per_group_out * group;
+    std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
+    std::vector<int64_t> kernel_attr = ctx.attr_ints("kernel_shape");
+    if (!kernel_attr.empty() && kernel_attr != kernel) ctx.unsupported("kernel_shape differs from the weight shape");
+    TransposeGeometry geo = transpose_geometry(ctx, x, kernel);
+
+    std::vector<int64_t> out_shape = {x.shape[0], maps};
+    for (int i = 0; i < spatial; i++) out_shape.push_back(geo.output[i]);
+    std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
+    Func y = ctx.func();
+    Expr init = Halide::Internal::make_zero(x.type);
+    if (ctx.has_input(2)) {
+        const Tensor &b = ctx.input(2);
+        if (b.rank() != 1 || b.shape[0] != maps) ctx.unsupported("bias shape " + shape_text(b.shape));
+        init = b.at({v[1]});
+    }
+    define(y, v, init);
+
+    // Reduction over kernel axes (innermost first) then the input channels of the group.
+    Halide::Region extents;
+    for (int i = spatial - 1; i >= 0; i--) extents.push_back({0, static_cast<int>(kernel[i])});
+    extents.push_back({0, static_cast<int>(per_group_in)});
+    RDom r(extents, ctx.func("r").name());
+    Expr c = v[1] / static_cast<int>(per_group_out) * static_cast<int>(per_group_in) + r[spatial];
+    std::vector<Expr> xi = {v[0], c};
+    std::vector<Expr> wi = {c, v[1] % static_cast<int>(per_group_out)};
+    Expr ok = Halide::Internal::const_true();
+    for (int i = 0; i < spatial; i++) {
+        Expr k = r[spatial - 1 - i];
+        int s = static_cast<int>(geo.strides[i]);
+        Expr pos = v[2 + i] + static_cast<int>(geo.pad_begin[i]) - k * static_cast<int>(geo.dilations[i]);
+        Expr src = s == 1 ? pos : pos / s;
+        int last = static_cast<int>(x.shape[2 + i]) - 1;
+        ok = ok && src >= 0 && src <= last;
+        if (s != 1) ok = ok && pos % s == 0;
+        xi.push_back(Halide::clamp(src, 0, last));
+        wi.push_back(k);
+    }
+    Expr value = Halide::select(ok, x.at(xi), Halide::Internal::make_zero(x.type));
+    std::vector<Var> hv = halide_args(v);
+    y(hv) = y(hv) + w.at(wi) * value;
+    ctx.set_output(0, y, out_shape, x.elem_type);
 }
 
 // Gemm: Y = alpha * A' B' + beta * C, accumulated over k innermost.
@@ -134,10 +242,207 @@ void convert_matmul(NodeContext &ctx) {
     ctx.set_output(0, squeezed, out_shape, a.elem_type);
 }
 
+// A parsed Einsum equation: one term per operand and the output term; each term is a list
+// of labels where kEllipsis stands for the "..." axes.
+constexpr int kEllipsis = -1;
+
+struct EinsumEquation {
+    std::vector<std::vector<int>> inputs;
+    std::vector<int> output;
+    bool explicit_output = false;
+};
+
+// Parses "ij,jk->ik"; returns "" or why the equation is malformed.
+std::string parse_einsum(const std::string &text, EinsumEquation *eq) {
+    std::string s;
+    for (char ch : text) {
+        if (ch != ' ') s += ch;
+    }
+    size_t arrow = s.find("->");
+    std::string lhs = s.substr(0, arrow);
+    eq->explicit_output = arrow != std::string::npos;
+    auto parse_term = [](const std::string &term, std::vector<int> *labels) -> std::string {
+        bool ellipsis = false;
+        for (size_t i = 0; i < term.size(); i++) {
+            char ch = term[i];
+            if (term.compare(i, 3, "...") == 0) {
+                if (ellipsis) return "two ellipses in one term";
+                ellipsis = true;
+                labels->push_back(kEllipsis);
+                i += 2;
+            } else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
+                labels->push_back(ch);
+            } else {
+                return std::string("unexpected character '") + ch + "'";
+            }
+        }
+        return "";
+    };
+    size_t start = 0;
+    while (true) {
+        size_t comma = lhs.find(',', start);
+        std::string term = lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        eq->inputs.emplace_back();
+        std::string why = parse_term(term, &eq->inputs.back());
+        if (!why.empty()) return why;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (eq->explicit_output) {
+        std::string why = parse_term(s.substr(arrow + 2), &eq->output);
+        if (!why.empty()) return why;
+        std::set<int> seen;
+        for (int l : eq->output) {
+            if (!seen.insert(l).second) return "a label repeats in the output";
+            bool found = false;
+            for (const std::vector<int> &in : eq->inputs) found |= std::count(in.begin(), in.end(), l) > 0;
+            if (!found) return "an output label appears in no input";
+        }
+    }
+    return "";
+}
+
+std::string check_einsum(const onnx::NodeProto &node, const std::vector<int> &types) {
+    std::string why = numeric_only()(node, types);
+    if (!why.empty()) return why;
+    std::string equation;
+    for (const onnx::AttributeProto &a : node.attribute()) {
+        if (a.name() == "equation") equation = a.s();
+    }
+    EinsumEquation eq;
+    why = parse_einsum(equation, &eq);
+    if (!why.empty()) return "equation '" + equation + "': " + why;
+    if (eq.inputs.size() != static_cast<size_t>(node.input_size())) {
+        return "equation '" + equation + "' has " + std::to_string(eq.inputs.size()) + " operand(s), the node " +
+               std::to_string(node.input_size());
+    }
+    for (size_t i = 1; i < types.size(); i++) {
+        if (types[i] && types[0] && types[i] != types[0]) return "operands of different element types";
+    }
+    return "";
+}
+
+// Einsum: every label of the output is an output axis, every other label a reduction axis;
+// the output is the sum over the reduction axes of the product of the operands. A label
+// repeated within an operand reads its diagonal; the "..." axes broadcast like NumPy's.
+void convert_einsum(NodeContext &ctx) {
+    std::string equation = ctx.attr_string("equation", "");
+    EinsumEquation eq;
+    std::string why = parse_einsum(equation, &eq);
+    if (!why.empty()) ctx.unsupported("equation '" + equation + "': " + why);
+    if (static_cast<int>(eq.inputs.size()) != ctx.num_inputs()) ctx.unsupported("operand count differs from equation");
+
+    // Ellipsis axes become labels 256 + j (j counted over the widest ellipsis, right-aligned).
+    std::vector<const Tensor *> ops;
+    std::vector<std::vector<int>> labels(eq.inputs.size());
+    int ellipsis_rank = 0;
+    for (size_t t = 0; t < eq.inputs.size(); t++) {
+        ops.push_back(&ctx.input(static_cast<int>(t)));
+        int letters = static_cast<int>(std::count_if(eq.inputs[t].begin(), eq.inputs[t].end(),
+                                                     [](int l) { return l != kEllipsis; }));
+        bool has_ellipsis = letters != static_cast<int>(eq.inputs[t].size());
+        int e = ops[t]->rank() - letters;
+        if (e < 0 || (!has_ellipsis && e != 0)) {
+            ctx.unsupported("operand " + std::to_string(t) + " of rank " + std::to_string(ops[t]->rank()) +
+                            " does not match its term in '" + equation + "'");
+        }
+        ellipsis_rank = std::max(ellipsis_rank, e);
+    }
+    std::map<int, int64_t> extent;
+    std::vector<int> first_seen;
+    std::map<int, int> occurrences;
+    for (size_t t = 0; t < eq.inputs.size(); t++) {
+        int e = ops[t]->rank() - static_cast<int>(eq.inputs[t].size()) + 1;
+        for (int l : eq.inputs[t]) {
+            if (l != kEllipsis) {
+                labels[t].push_back(l);
+                continue;
+            }
+            for (int j = ellipsis_rank - e; j < ellipsis_rank; j++) labels[t].push_back(256 + j);
+        }
+        for (size_t a = 0; a < labels[t].size(); a++) {
+            int l = labels[t][a];
+            int64_t d = ops[t]->shape[a];
+            occurrences[l]++;
+            if (!extent.count(l)) {
+                first_seen.push_back(l);
+                extent[l] = d;
+            } else if (extent[l] != d) {
+                if (l >= 256 && (d == 1 || extent[l] == 1)) {
+                    extent[l] = std::max(extent[l], d);
+                } else {
+                    ctx.unsupported("label extents differ (" + std::to_string(extent[l]) + " and " +
+                                    std::to_string(d) + ")");
+                }
+            }
+        }
+    }
+    std::vector<int> out_labels;
+    if (eq.explicit_output) {
+        for (int l : eq.output) {
+            if (l != kEllipsis) {
+                out_labels.push_back(l);
+                continue;
+            }
+            for (int j = 0; j < ellipsis_rank; j++) out_labels.push_back(256 + j);
+        }
+    } else {
+        for (int j = 0; j < ellipsis_rank; j++) out_labels.push_back(256 + j);
+        std::vector<int> singles;
+        for (const auto &e : occurrences) {
+            if (e.first < 256 && e.second == 1) singles.push_back(e.first);
+        }
+        std::sort(singles.begin(), singles.end());
+        out_labels.insert(out_labels.end(), singles.begin(), singles.end());
+    }
+    std::vector<int> reduced;
+    for (int l : first_seen) {
+        if (std::find(out_labels.begin(), out_labels.end(), l) == out_labels.end()) reduced.push_back(l);
+    }
+    std::vector<int64_t> out_shape;
+    for (int l : out_labels) out_shape.push_back(extent.at(l));
+    for (const auto &e : extent) {
+        if (e.second <= 0) ctx.unsupported("an empty axis");
+    }
+
+    std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
+    std::map<int, Expr> index;
+    for (size_t i = 0; i < out_labels.size(); i++) index[out_labels[i]] = v[i];
+    RDom r;
+    if (!reduced.empty()) {
+        Halide::Region extents;
+        for (auto it = reduced.rbegin(); it != reduced.rend(); ++it) extents.push_back({0, static_cast<int>(extent[*it])});
+        r = RDom(extents, ctx.func("r").name());
+        for (size_t i = 0; i < reduced.size(); i++) index[reduced[i]] = r[static_cast<int>(reduced.size() - 1 - i)];
+    }
+    Expr product;
+    for (size_t t = 0; t < ops.size(); t++) {
+        std::vector<Expr> idx;
+        for (size_t a = 0; a < labels[t].size(); a++) {
+            int l = labels[t][a];
+            idx.push_back(ops[t]->shape[a] == 1 ? Expr(0) : index.at(l));
+        }
+        Expr value = ops[t]->at(idx);
+        product = product.defined() ? product * value : value;
+    }
+    Func y = ctx.func();
+    const Tensor &first = *ops[0];
+    if (reduced.empty()) {
+        define(y, v, product);
+    } else {
+        define(y, v, Halide::Internal::make_zero(first.type));
+        std::vector<Var> hv = halide_args(v);
+        y(hv) = y(hv) + product;
+    }
+    ctx.set_output(0, y, out_shape, first.elem_type);
+}
+
 }  // namespace
 
 void add_linear_converters(ConverterTable &t) {
     t["Conv"] = {convert_conv, float_only()};
+    t["ConvTranspose"] = {convert_conv_transpose, float_only()};
+    t["Einsum"] = {convert_einsum, check_einsum};
     t["Gemm"] = {convert_gemm, numeric_only()};
     t["MatMul"] = {convert_matmul, numeric_only()};
 }
