@@ -253,7 +253,7 @@ private:
                 }
             }
             for (int64_t d : dims) {
-                if (d <= 0) throw Error("input '" + v.name() + "': dimensions must be positive (" + shape_text(dims) + ")");
+                if (d < 0) throw Error("input '" + v.name() + "': dimensions must be positive (" + shape_text(dims) + ")");
             }
             set_static_dims(v, dims);
         }
@@ -415,6 +415,7 @@ private:
                 throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
             }
             check_shape(label, n, t);
+            if (t.size() == 0 && !t.constant.defined()) throw Unsupported("output '" + t.name + "' is an empty tensor");
             bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
             if (fold) t.constant = evaluate(t);
             if (t.constant.defined()) {
@@ -461,6 +462,7 @@ private:
             auto it = tensors_.find(v.name());
             if (it == tensors_.end()) throw Error("'" + path_ + "': output '" + v.name() + "' is never computed");
             const Tensor &t = it->second;
+            if (t.size() == 0) throw Unsupported("output '" + v.name() + "' is an empty tensor");
             output_types.push_back(t.elem_type);
             // A filter's result that nothing else reads is the output itself; otherwise a copy.
             if (filters_.count(t.func.name()) && !read.count(v.name()) && output_funcs.insert(t.func.name()).second) {
@@ -478,12 +480,15 @@ private:
         for (const ProgramOutput &o : p.outputs) outs.push_back(o.func);
         std::set<std::string> used;
         for (const Halide::Argument &a : Halide::Pipeline(outs).infer_arguments()) used.insert(a.name);
-        // Graph inputs first (in graph order, even when unused), then constants by name.
-        for (const std::string &in : graph_inputs_) {
+        // Graph inputs the design reads first (in graph order), then constants by name.
+        for (size_t gi = 0; gi < graph_inputs_.size(); gi++) {
             for (auto &e : params_) {
-                if (e.second.tensor.name != in || e.second.tensor.is_constant()) continue;
+                if (e.second.tensor.name != graph_inputs_[gi] || e.second.tensor.is_constant()) continue;
+                if (!used.count(e.first)) continue;  // only specialized on, or not read at all
+                if (e.second.tensor.size() == 0) throw Unsupported("input '" + graph_inputs_[gi] + "' is empty");
                 ProgramInput pi(e.second.param, halide_extents(e.second.tensor.shape), -1.0, 1.0);
                 p.inputs.push_back(pi);
+                kernel_inputs_.push_back(gi);
             }
         }
         for (auto &e : params_) {
@@ -512,10 +517,11 @@ private:
         size_t k = 0;
         for (const ProgramInput &in : p.inputs) {
             if (in.constant.defined()) continue;
-            const TestTensor &t = test_.inputs.at(k++);
+            size_t gi = kernel_inputs_.at(k++);
+            const TestTensor &t = test_.inputs.at(gi);
             if (t.values.type() != in.param.type() || halide_extents(t.shape) != in.shape) {
-                throw Error("test input " + std::to_string(k - 1) + " ('" + t.name + "') does not match model input '" +
-                            graph_inputs_.at(k - 1) + "' (type or shape)");
+                throw Error("test input " + std::to_string(gi) + " ('" + t.name + "') does not match model input '" +
+                            graph_inputs_.at(gi) + "' (type or shape)");
             }
             p.test_inputs.push_back(t.values);
         }
@@ -546,6 +552,7 @@ private:
     std::map<std::string, Tensor> tensors_;
     std::map<std::string, ParamEntry> params_;
     std::vector<std::string> graph_inputs_;
+    std::vector<size_t> kernel_inputs_;  // indices into graph_inputs_ of the kernel's inputs
     std::set<std::string> used_names_;
     std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
 };

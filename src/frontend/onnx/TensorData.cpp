@@ -93,7 +93,7 @@ std::vector<int> halide_extents(const std::vector<int64_t> &shape) {
 
 Halide::Buffer<> make_buffer(Halide::Type type, const std::vector<int64_t> &shape) {
     for (int64_t d : shape) {
-        if (d <= 0) throw Unsupported("tensors with an empty dimension are not supported");
+        if (d < 0) throw Unsupported("negative tensor dimension " + std::to_string(d));
         if (d > (int64_t(1) << 31) - 1) throw Error("tensor dimension " + std::to_string(d) + " is too large");
     }
     Halide::Buffer<> b(type, halide_extents(shape));
