@@ -36,7 +36,7 @@ Expr index_into(Expr value, int64_t dim) {
     return Halide::cast<int32_t>(Halide::clamp(v, Halide::cast<int64_t>(0), d - 1));
 }
 
-// The value at `i` (ONNX order) of a tensor of any rank holding one value (scalar or [1]).
+// The one value of a tensor holding a single value (a scalar, [1], [1, 1]...).
 Expr single_value(const NodeContext &ctx, const Tensor &t) {
     if (t.size() != 1) ctx.unsupported("input '" + t.name + "' must hold one value (shape " + shape_text(t.shape) + ")");
     return t.at(std::vector<Expr>(t.rank(), Expr(0)));
@@ -89,8 +89,7 @@ void convert_slice(NodeContext &ctx) {
     if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
         ctx.unsupported("starts, ends, axes and steps have different lengths");
     }
-    std::vector<int> normalized = sorted_axes(ctx, axes, x.rank());  // rejects repeated axes
-    (void)normalized;
+    sorted_axes(ctx, axes, x.rank());  // rejects repeated and out-of-range axes
     std::vector<int64_t> first(x.rank(), 0), step(x.rank(), 1), shape = x.shape;
     for (size_t k = 0; k < axes.size(); k++) {
         int a = normalize_axis(axes[k], x.rank());
