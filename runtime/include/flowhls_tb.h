@@ -135,7 +135,7 @@ static inline flowhls_comparison flowhls_compare(const void *got, const void *wa
         rel = err == 0.0 ? 0.0 : err / fabs(w);
         if (err > c.max_abs) c.max_abs = err;
         if (rel > c.max_rel) c.max_rel = rel;
-        if (!(err <= atol + rtol * fabs(w))) {
+        if (!both_nan && !(err <= atol + rtol * fabs(w))) {
             if (c.mismatches == 0) {
                 c.first_bad = i;
                 c.first_got = g;

@@ -36,7 +36,10 @@ std::string identifier(const std::string &name) {
         out += k;
     }
     while (!out.empty() && out.back() == '_') out.pop_back();
-    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "t" + out;
+    // Not "t<digits>": Halide names its own temporaries so.
+    bool halide_like = out.size() > 1 && out[0] == 't' &&
+                       out.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) || halide_like) out = "v" + out;
     return out;
 }
 
