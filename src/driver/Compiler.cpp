@@ -34,8 +34,18 @@ void place_weights(LoweredProgram &lowered, WeightPlacement placement, const Dev
     for (KernelArg &a : lowered.args) {
         if (a.constant.defined()) constants.push_back(&a);
     }
+    int64_t capacity = device.capacity.bram18k * device.bram18k_bits / 8;
     if (placement != WeightPlacement::Auto) {
-        for (KernelArg *a : constants) a->rom = placement == WeightPlacement::Rom;
+        int64_t total = 0;
+        for (KernelArg *a : constants) {
+            a->rom = placement == WeightPlacement::Rom;
+            total += static_cast<int64_t>(a->constant.size_in_bytes());
+        }
+        if (placement == WeightPlacement::Rom && total > capacity) {
+            throw Error("--weights rom: the weights take " + std::to_string(total) + " bytes, more than the " +
+                        std::to_string(capacity) + " bytes of block RAM of " + device.part +
+                        "; use --weights auto or axi, or a larger --device");
+        }
         return;
     }
     // Smallest first (then by name, for determinism) while they fit in half the part's BRAM.
@@ -45,7 +55,7 @@ void place_weights(LoweredProgram &lowered, WeightPlacement placement, const Dev
         }
         return a->name < b->name;
     });
-    int64_t budget = device.capacity.bram18k * device.bram18k_bits / 8 / 2;
+    int64_t budget = capacity / 2;
     for (KernelArg *a : constants) {
         int64_t bytes = static_cast<int64_t>(a->constant.size_in_bytes());
         if (bytes > budget) break;

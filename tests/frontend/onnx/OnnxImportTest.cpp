@@ -93,6 +93,48 @@ void expect_rejected(const std::string &args, const std::string &message) {
     EXPECT_FALSE(fs::exists(dir.path() + "/p"));
 }
 
+// y = x W with x [1, 400] and W [400, 500] (800 KB of weights).
+std::string write_matmul_model(const std::string &path) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    onnx::GraphProto *g = m.mutable_graph();
+    g->set_name("big");
+    onnx::TensorProto *w = g->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    w->add_dims(400);
+    w->add_dims(500);
+    for (int i = 0; i < 400 * 500; i++) w->add_float_data(static_cast<float>(i % 17) * 0.01f);
+    onnx::NodeProto *n = g->add_node();
+    n->set_op_type("MatMul");
+    n->add_input("x");
+    n->add_input("w");
+    n->add_output("y");
+    for (const char *name : {"x", "y"}) {
+        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
+        v->set_name(name);
+        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        t->mutable_shape()->add_dim()->set_dim_value(1);
+        t->mutable_shape()->add_dim()->set_dim_value(std::string(name) == "x" ? 400 : 500);
+    }
+    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+    return path;
+}
+
+TEST(OnnxErrors, WeightsThatCannotFitOnChip) {
+    test::TempDir dir;
+    std::string model = write_matmul_model(dir / "big.onnx");
+    expect_rejected(model + " --weights rom --device xc7z020", "more than the 645120 bytes of block RAM of xc7z020");
+    // auto puts them behind an m_axi port instead; rom fits a larger part.
+    for (const char *args : {" --weights auto --device xc7z020", " --weights rom --device xcu250"}) {
+        std::string out;
+        EXPECT_EQ(test::run_flowhls("compile " + model + args + " -o " + dir.path() + "/p --csim", &out), 0) << out;
+        EXPECT_EQ(fs::exists(dir.path() + "/p/rom/w_w.cpp"), std::string(args).find("rom") != std::string::npos);
+    }
+}
+
 TEST(OnnxErrors, MalformedAndTruncatedFiles) {
     test::TempDir dir;
     std::string model = test::read_file(kLenet);
