@@ -21,8 +21,8 @@ struct OnnxImportOptions {
     std::map<std::string, std::vector<int64_t>> shapes;
     /// Test inputs and expected outputs (.pb TensorProto or .npy files, in graph order). When
     /// both are empty, `test_data_dir` is used; when that is empty too, the directory
-    /// `test_data_set_0` beside the model if there is one, else random inputs and the Halide
-    /// JIT's outputs.
+    /// `test_data_set_0` beside the model if there is one and `shapes` is empty, else random
+    /// inputs and the Halide JIT's outputs.
     std::vector<std::string> input_files;
     std::vector<std::string> expected_files;
     std::string test_data_dir;

@@ -98,9 +98,8 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
         flowhls::OnnxImportOptions o;
         for (const std::string &s : a.shapes) {
             auto kv = key_value(s, "--shape");
-            std::vector<int> dims = flowhls::parse_shape(kv.second, "--shape " + kv.first);
-            // parse_shape gives Halide order (innermost first); ONNX shapes are outermost first.
-            o.shapes[kv.first] = std::vector<int64_t>(dims.rbegin(), dims.rend());
+            std::vector<int> dims = flowhls::parse_shape(kv.second, "--shape " + kv.first);  // outermost first
+            o.shapes[kv.first] = std::vector<int64_t>(dims.begin(), dims.end());
         }
         o.input_files = a.input_files;
         o.expected_files = a.expected_files;

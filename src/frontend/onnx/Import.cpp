@@ -66,8 +66,13 @@ int default_opset(const onnx::ModelProto &m) {
     return 0;
 }
 
-// Loads, checks and converts the model to kOnnxTargetOpset.
-onnx::ModelProto load_model(const std::string &path) {
+// How messages name a node: its name, or its op and position.
+std::string node_label(const onnx::NodeProto &n, int index) {
+    return n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
+}
+
+// Loads, checks and converts the model to kOnnxTargetOpset; `opset` receives the model's own.
+onnx::ModelProto load_model(const std::string &path, int *opset_out) {
     onnx::ModelProto model = read_model(path);
     try {
         onnx::checker::check_model(model);
@@ -75,6 +80,7 @@ onnx::ModelProto load_model(const std::string &path) {
         throw Error("'" + path + "' fails the ONNX checker: " + std::string(e.what()));
     }
     int opset = default_opset(model);
+    *opset_out = opset;
     if (opset == 0) return model;  // no default-domain nodes; the support check lists the others
     if (opset > kOnnxTargetOpset) {
         throw Error("'" + path + "' uses opset " + std::to_string(opset) + "; flowhls supports opsets up to " +
@@ -144,7 +150,8 @@ TestData load_test_data(const std::string &model_path, const OnnxImportOptions &
     TestData data;
     std::vector<std::string> ins = o.input_files, outs = o.expected_files;
     std::string dir = o.test_data_dir;
-    if (ins.empty() && outs.empty() && dir.empty()) {
+    // test_data_set_0 beside the model is used unless shapes are overridden.
+    if (ins.empty() && outs.empty() && dir.empty() && o.shapes.empty()) {
         fs::path beside = fs::path(model_path).parent_path() / "test_data_set_0";
         std::error_code ec;
         if (fs::is_directory(beside, ec)) dir = beside.string();
@@ -168,7 +175,7 @@ public:
         try {
             return import();
         } catch (const Unsupported &e) {
-            throw UnsupportedModelError(path_, {{"(model)", "-", kOnnxTargetOpset, e.what()}});
+            throw UnsupportedModelError(path_, {{"(model)", "-", model_opset_, e.what()}});
         }
     }
 
@@ -182,7 +189,7 @@ private:
     }
 
     HalideProgram import() {
-        model_ = load_model(path_);
+        model_ = load_model(path_, &model_opset_);
         onnx::GraphProto &g = *model_.mutable_graph();
         if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
         for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
@@ -208,6 +215,7 @@ private:
             if (!initializers_.count(v.name())) add_graph_input(v);
         }
         for (int i = 0; i < g.node_size(); i++) convert_node(g.node(i), i);
+        if (!failed_.empty()) throw UnsupportedModelError(path_, failed_);
         return finish(g);
     }
 
@@ -219,6 +227,7 @@ private:
             if (!found) throw Error("--shape " + s.first + ": the model has no input of that name");
         }
         size_t next_test = 0;
+        bool reshaped = false;
         for (onnx::ValueInfoProto &v : *g.mutable_input()) {
             if (initializers_.count(v.name())) continue;
             ValueType t = value_type(v);
@@ -258,7 +267,15 @@ private:
             for (int64_t d : dims) {
                 if (d < 0) throw Error("input '" + v.name() + "': dimensions must be positive (" + shape_text(dims) + ")");
             }
+            if (!t.has_shape || dims != t.dims) reshaped = true;
             set_static_dims(v, dims);
+        }
+        if (reshaped) {
+            // Shapes recorded in the model for other values no longer hold: infer them anew.
+            g.clear_value_info();
+            for (onnx::ValueInfoProto &o : *g.mutable_output()) {
+                if (o.type().has_tensor_type()) o.mutable_type()->mutable_tensor_type()->clear_shape();
+            }
         }
     }
 
@@ -283,14 +300,14 @@ private:
             std::string why;
             if (!v.type().has_tensor_type()) why = "not a tensor (sequences, maps and optionals are not supported)";
             else halide_type_of(v.type().tensor_type().elem_type(), &why);
-            if (!why.empty()) bad.push_back({std::string(what) + " '" + v.name() + "'", "-", kOnnxTargetOpset, why});
+            if (!why.empty()) bad.push_back({std::string(what) + " '" + v.name() + "'", "-", model_opset_, why});
         };
         for (const onnx::ValueInfoProto &v : g.input()) check_value(v, "graph input");
         for (const onnx::ValueInfoProto &v : g.output()) check_value(v, "graph output");
         const ConverterTable &table = converter_table();
         for (int i = 0; i < g.node_size(); i++) {
             const onnx::NodeProto &n = g.node(i);
-            UnsupportedNode u{n.name().empty() ? "#" + std::to_string(i) : n.name(), n.op_type(), kOnnxTargetOpset, ""};
+            UnsupportedNode u{node_label(n, i), n.op_type(), model_opset_, ""};
             if (!n.domain().empty() && n.domain() != "ai.onnx") {
                 u.reason = "domain '" + n.domain() + "' is not supported";
                 u.opset = 0;
@@ -384,14 +401,20 @@ private:
         return out;
     }
 
+    // A node that cannot be converted is recorded; the nodes depending on it are skipped (their
+    // failure would only repeat it) and conversion goes on so every such node is listed.
     void convert_node(const onnx::NodeProto &n, int index) {
-        std::string label = n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
+        std::string label = node_label(n, index);
         std::vector<const Tensor *> inputs;
         bool all_constant = true;
         for (const std::string &in : n.input()) {
             if (in.empty()) {
                 inputs.push_back(nullptr);
                 continue;
+            }
+            if (poisoned_.count(in)) {
+                poisoned_.insert(n.output().begin(), n.output().end());
+                return;
             }
             auto it = tensors_.find(in);
             if (it == tensors_.end()) {
@@ -406,7 +429,9 @@ private:
         try {
             converter_table().at(n.op_type()).convert(ctx);
         } catch (const Unsupported &e) {
-            throw UnsupportedModelError(path_, {{label, n.op_type(), kOnnxTargetOpset, e.what()}});
+            failed_.push_back({label, n.op_type(), model_opset_, e.what()});
+            poisoned_.insert(n.output().begin(), n.output().end());
+            return;
         } catch (const Halide::Error &e) {
             throw Error("'" + path_ + "': converting node '" + label + "' (" + n.op_type() +
                         ") failed in Halide: " + std::string(e.what()));
@@ -418,7 +443,11 @@ private:
                 throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
             }
             check_shape(label, n, t);
-            if (t.size() == 0 && !t.constant.defined()) throw Unsupported("output '" + t.name + "' is an empty tensor");
+            if (t.size() == 0 && !t.constant.defined()) {
+                failed_.push_back({label, n.op_type(), model_opset_, "output '" + t.name + "' is an empty tensor"});
+                poisoned_.insert(t.name);
+                continue;
+            }
             bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
             if (fold) t.constant = evaluate(t);
             if (t.constant.defined()) {
@@ -558,6 +587,9 @@ private:
     std::vector<size_t> kernel_inputs_;  // indices into graph_inputs_ of the kernel's inputs
     std::set<std::string> used_names_;
     std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
+    int model_opset_ = 0;             // the model's default-domain opset before conversion
+    std::vector<UnsupportedNode> failed_;
+    std::set<std::string> poisoned_;  // values of nodes that could not be converted
 };
 
 }  // namespace
