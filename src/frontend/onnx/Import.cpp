@@ -29,6 +29,16 @@ std::string identifier(const std::string &name) {
     if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
         n.resize(n.size() - suffix.size());
     }
+    // "/layer1/layer1.0/conv1/Conv": a path component repeated as the next one's prefix goes.
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream path(n);
+    while (std::getline(path, part, '/')) {
+        if (!parts.empty() && part.rfind(parts.back() + ".", 0) == 0) parts.pop_back();
+        parts.push_back(part);
+    }
+    n.clear();
+    for (const std::string &p : parts) n += (n.empty() ? "" : "/") + p;
     std::string out;
     for (char c : n) {
         char k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
