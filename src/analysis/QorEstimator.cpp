@@ -476,6 +476,13 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         if (b.kind != BufferKind::Intermediate) continue;
         ChannelEstimate c;
         c.name = b.name;
+        c.reason = b.channel_reason;
+        if (b.stream) {
+            c.kind = "stream";
+            c.words = kStreamDepth;  // a FIFO this shallow is made of registers
+            d.channels.push_back(c);
+            continue;
+        }
         int copies = d.dataflow ? 2 : 1;
         c.kind = b.scalar ? "scalar" : d.dataflow ? "ping-pong" : "array";
         c.words = b.size() * (b.scalar ? 1 : copies);

@@ -49,10 +49,12 @@ struct FilterEstimate {
 struct ChannelEstimate {
     std::string name;
     /// "ping-pong" (double buffer in a dataflow region), "array" (sequential top),
-    /// "scalar" (passed by value), "rom" (constant weights on chip).
+    /// "scalar" (passed by value), "rom" (constant weights on chip), "stream" (FIFO).
     std::string kind;
     int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
     int64_t bram18k = 0;
+    /// Why the channel is a stream or a buffer (from detect-streams).
+    std::string reason;
 };
 
 /// Estimate of the whole design.

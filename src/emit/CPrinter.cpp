@@ -137,6 +137,7 @@ std::string CPrinter::expr(const Expr &e) const {
     if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
     if (const Load *l = e.as<Load>()) {
         if (scalars.count(l->name)) return l->name;
+        if (streams.count(l->name)) return l->name + ".read()";
         std::string load = l->name + "[" + expr(l->index) + "]";
         if (is_const_one(l->predicate)) return load;
         if (!vector) throw Error("predicated load cannot be printed as C: " + describe(e));
@@ -324,6 +325,8 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         if (!is_const_one(st->predicate)) throw Error("predicated store cannot be printed as C");
         if (scalars.count(st->name)) {
             os << pad(indent) << st->name << " = " << expr(st->value) << ";\n";
+        } else if (streams.count(st->name)) {
+            os << pad(indent) << st->name << ".write(" << expr(st->value) << ");\n";
         } else {
             os << pad(indent) << st->name << "[" << expr(st->index) << "] = " << expr(st->value) << ";\n";
         }

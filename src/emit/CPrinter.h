@@ -35,9 +35,10 @@ std::string c_literal(const Halide::Expr &constant);
 /// express (the message names the construct).
 class CPrinter {
 public:
-    /// `scalars`: buffers printed as scalar variables (their accesses drop the index).
-    explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {})
-        : dialect(dialect), scalars(std::move(scalars)) {}
+    /// `scalars`: buffers printed as scalar variables (their accesses drop the index);
+    /// `streams`: buffers that are hls::stream FIFOs (a load is `read()`, a store `write()`).
+    explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {}, std::set<std::string> streams = {})
+        : dialect(dialect), scalars(std::move(scalars)), streams(std::move(streams)) {}
 
     /// The expression as a C expression (fully parenthesized where it matters).
     std::string expr(const Halide::Expr &e) const;
@@ -48,6 +49,7 @@ public:
 private:
     CDialect dialect;
     std::set<std::string> scalars;
+    std::set<std::string> streams;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
     // Prints `target = element` for every lane, under `predicate` when it is not true.

@@ -20,6 +20,8 @@ struct KernelStyle {
     std::string tool;
     /// Vitis interface pragmas on the top function and `#pragma HLS DATAFLOW` when legal.
     bool vitis_pragmas = false;
+    /// Buffers marked as streams become hls::stream FIFOs (otherwise they stay arrays).
+    bool streams = false;
 };
 
 /// Contract: prints the graph (after the pass pipeline: legal names, no Let expressions,

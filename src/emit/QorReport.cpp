@@ -53,6 +53,7 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
         for (const ChannelEstimate &c : e.channels) {
             os << "  " << std::left << std::setw(26) << c.name << std::setw(11) << c.kind << std::right << std::setw(9)
                << c.words << " words" << std::setw(6) << c.bram18k << " BRAM18K\n";
+            if (!c.reason.empty()) os << "      " << c.reason << "\n";
         }
     }
     os << "\nTotals:\n";
@@ -109,7 +110,8 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
     j["filters"] = filters;
     nlohmann::ordered_json channels = nlohmann::ordered_json::array();
     for (const ChannelEstimate &c : e.channels) {
-        channels.push_back({{"name", c.name}, {"kind", c.kind}, {"words", c.words}, {"bram18k", c.bram18k}});
+        channels.push_back(
+            {{"name", c.name}, {"kind", c.kind}, {"words", c.words}, {"bram18k", c.bram18k}, {"reason", c.reason}});
     }
     j["channels"] = channels;
     nlohmann::ordered_json total = nlohmann::ordered_json::object();

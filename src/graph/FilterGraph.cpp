@@ -117,6 +117,9 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
            << shape_text(b.shape) << (b.scalar ? " scalar" : "") << "  producers: " << filter_names(graph, b.producers)
            << "  consumers: " << filter_names(graph, b.consumers) << "\n";
+        if (!b.channel_reason.empty()) {
+            os << "    channel: " << (b.stream ? "stream" : "buffer") << " (" << b.channel_reason << ")\n";
+        }
     }
     os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
     for (const Filter &f : graph.filters) os << " " << f.name;

@@ -10,6 +10,9 @@
 namespace flowhls {
 
 /// Role of a buffer in the kernel.
+/// Depth of the FIFO of a stream channel.
+constexpr int kStreamDepth = 2;
+
 enum class BufferKind {
     Input,         ///< kernel argument read by the kernel
     Output,        ///< kernel argument written by the kernel
@@ -32,6 +35,10 @@ struct Buffer {
     bool scalar = false;
     /// Contents of a Constant buffer (ROM), in storage order.
     Halide::Buffer<> contents;
+    /// An intermediate passed as a FIFO stream (set by detect-streams), and why it is or
+    /// is not one.
+    bool stream = false;
+    std::string channel_reason;
 
     /// Number of elements.
     int64_t size() const;

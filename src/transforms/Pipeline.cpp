@@ -1,14 +1,5 @@
 // run_pipeline: the FilterGraph passes, in order; logs, times and dumps each.
 #include "transforms/Pipeline.h"
-#include "analysis/DataflowLegality.h"
-#include "flowhls/Error.h"
-#include "transforms/DeadCode.h"
-#include "transforms/HoistInvariants.h"
-#include "transforms/InlineExprLets.h"
-#include "transforms/LegalizeNames.h"
-#include "transforms/ScalarReplacement.h"
-#include "transforms/ThreeAddress.h"
-#include "transforms/TrivialBuffers.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,13 +7,24 @@
 #include <iomanip>
 #include <ostream>
 
+#include "analysis/DataflowLegality.h"
+#include "flowhls/Error.h"
+#include "transforms/DeadCode.h"
+#include "transforms/DetectStreams.h"
+#include "transforms/HoistInvariants.h"
+#include "transforms/InlineExprLets.h"
+#include "transforms/LegalizeNames.h"
+#include "transforms/ScalarReplacement.h"
+#include "transforms/ThreeAddress.h"
+#include "transforms/TrivialBuffers.h"
+
 namespace flowhls {
 
 namespace {
 
 struct PassEntry {
     PassInfo info;
-    std::function<PassResult(FilterGraph &)> run;
+    std::function<PassResult(FilterGraph &, const PipelineOptions &)> run;
     /// Emission depends on it: it cannot be disabled.
     bool required = false;
 };
@@ -35,17 +37,31 @@ PassResult check_dataflow(FilterGraph &graph) {
     return r;
 }
 
+using PassFunction = std::function<PassResult(FilterGraph &, const PipelineOptions &)>;
+
+// A pass that needs nothing but the graph.
+PassFunction on_graph(PassResult (*pass)(FilterGraph &)) {
+    return [pass](FilterGraph &g, const PipelineOptions &) { return pass(g); };
+}
+
 // The pipeline, top to bottom.
 const std::vector<PassEntry> &passes() {
     static const std::vector<PassEntry> list = {
-        {{"inline-expr-lets", "substitute Let expressions into their uses"}, inline_expr_lets, true},
-        {{"legalize-names", "unique C identifiers for functions, buffers and variables"}, legalize_names, true},
-        {{"three-address", "one operation per statement, on named temporaries"}, three_address},
-        {{"hoist-invariants", "move loop-invariant computations and stores out of loops"}, hoist_invariants},
-        {{"scalar-replacement", "keep accumulators in one-element locals across loops"}, scalar_replacement},
-        {{"trivial-buffers", "one-element buffers as scalars and function results"}, trivial_buffers},
-        {{"dead-code", "remove unused lets, dead stores, empty loops, unread buffers and filters"}, dead_code},
-        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"}, check_dataflow, true},
+        {{"inline-expr-lets", "substitute Let expressions into their uses"}, on_graph(inline_expr_lets), true},
+        {{"legalize-names", "unique C identifiers for functions, buffers and variables"},
+         on_graph(legalize_names),
+         true},
+        {{"three-address", "one operation per statement, on named temporaries"}, on_graph(three_address)},
+        {{"hoist-invariants", "move loop-invariant computations and stores out of loops"}, on_graph(hoist_invariants)},
+        {{"scalar-replacement", "keep accumulators in one-element locals across loops"}, on_graph(scalar_replacement)},
+        {{"trivial-buffers", "one-element buffers as scalars and function results"}, on_graph(trivial_buffers)},
+        {{"dead-code", "remove unused lets, dead stores, empty loops, unread buffers and filters"},
+         on_graph(dead_code)},
+        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"},
+         on_graph(check_dataflow),
+         true},
+        {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
+         [](FilterGraph &g, const PipelineOptions &o) { return detect_streams(g, o.fifo_channels); }},
     };
     return list;
 }
@@ -57,8 +73,8 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
 void check_names(const std::vector<std::string> &names, const char *option, bool allow_all) {
     for (const std::string &n : names) {
         if (allow_all && n == "all") continue;
-        bool known = std::any_of(passes().begin(), passes().end(),
-                                 [&](const PassEntry &p) { return p.info.name == n; });
+        bool known =
+            std::any_of(passes().begin(), passes().end(), [&](const PassEntry &p) { return p.info.name == n; });
         if (!known) {
             std::string list;
             for (const PassEntry &p : passes()) list += " " + p.info.name;
@@ -84,7 +100,8 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
     check_names(options.disabled, "--disable-pass", false);
     for (const PassEntry &pass : passes()) {
         if (pass.required && contains(options.disabled, pass.info.name)) {
-            throw Error("--disable-pass: pass '" + pass.info.name + "' is required for code generation and cannot be disabled");
+            throw Error("--disable-pass: pass '" + pass.info.name +
+                        "' is required for code generation and cannot be disabled");
         }
     }
     for (const PassEntry &pass : passes()) {
@@ -94,7 +111,7 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
             continue;
         }
         auto start = std::chrono::steady_clock::now();
-        PassResult r = pass.run(graph);
+        PassResult r = pass.run(graph, options);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (options.log && options.time_passes) {
             *options.log << "pass " << std::left << std::setw(20) << name << std::right << std::fixed

@@ -17,6 +17,8 @@ struct PipelineOptions {
     std::vector<std::string> disabled;
     /// Log one line per pass (changed or not, wall time) to `log`.
     bool time_passes = false;
+    /// The target has FIFO channels (hls::stream): detect-streams may use them.
+    bool fifo_channels = false;
     std::ostream *dump = nullptr;
     std::ostream *log = nullptr;
 };

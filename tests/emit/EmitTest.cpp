@@ -85,9 +85,12 @@ TEST(CPrinter, LoopsAreLabelled) {
               "}\n");
 }
 
-FilterGraph prepared_small_graph() {
-    FilterGraph g = extract_filters(lower_for_hls(test::small_program(), HlsTarget::Vitis));
-    run_pipeline(g, PipelineOptions());
+// The small program after the pass pipeline, with FIFO channels for Vitis as compile() does.
+FilterGraph prepared_small_graph(HlsTarget target = HlsTarget::Vitis) {
+    FilterGraph g = extract_filters(lower_for_hls(test::small_program(), target));
+    PipelineOptions o;
+    o.fifo_channels = target == HlsTarget::Vitis;
+    run_pipeline(g, o);
     return g;
 }
 
@@ -108,14 +111,14 @@ TEST(VitisEmitter, TestbenchGolden) {
 TEST(BambuEmitter, KernelGolden) {
     ProjectSettings settings;
     settings.target = HlsTarget::Bambu;
-    std::vector<EmittedFile> files = emit_bambu_files(prepared_small_graph(), settings);
+    std::vector<EmittedFile> files = emit_bambu_files(prepared_small_graph(HlsTarget::Bambu), settings);
     ASSERT_EQ(files.size(), 3u);
     EXPECT_EQ(files[1].path, "kernel.c");
     EXPECT_EQ(test::check_golden("small_kernel.c", files[1].contents), "");
     EXPECT_EQ(files[2].path, "run_bambu.sh");
     EXPECT_NE(files[2].contents.find("bambu ../kernel.c --top-fname=small"), std::string::npos);
     // The testbench is the same C for both targets.
-    std::vector<EmittedFile> project = emit_project_files(prepared_small_graph(), settings);
+    std::vector<EmittedFile> project = emit_project_files(prepared_small_graph(HlsTarget::Bambu), settings);
     EXPECT_EQ(project[0].path, "tb.c");
     EXPECT_EQ(test::check_golden("small_tb.c", project[0].contents), "");
 }

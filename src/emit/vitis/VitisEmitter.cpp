@@ -41,6 +41,7 @@ std::vector<EmittedFile> emit_vitis_files(const FilterGraph &graph, const Projec
     style.source_file = kernel_source_file(HlsTarget::Vitis);
     style.tool = "Vitis HLS";
     style.vitis_pragmas = true;
+    style.streams = true;
     std::vector<EmittedFile> files = emit_kernel(graph, style);
     files.push_back({"run_hls.tcl", tcl(graph, settings)});
     return files;

@@ -1,0 +1,171 @@
+// stream_verdict: the order in which a filter writes a buffer and another reads it.
+#include "analysis/StreamOrder.h"
+
+#include <vector>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+// One load or store of the buffer with its enclosing loops and let-bound names resolved.
+struct Access {
+    Expr index;
+    std::vector<const For *> loops;  // outermost first
+    bool conditional = false;
+};
+
+class FindAccesses : public IRVisitor {
+public:
+    explicit FindAccesses(const std::string &buffer) : buffer_(buffer) {}
+    std::vector<Access> stores, loads;
+
+private:
+    using IRVisitor::visit;
+    std::string buffer_;
+    std::vector<const For *> loops_;
+    std::vector<std::pair<std::string, Expr>> lets_;
+    int conditional_ = 0;
+
+    Expr resolve(Expr e) const {
+        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) e = substitute(it->first, it->second, e);
+        return simplify(e);
+    }
+    Access here(const Expr &index) const { return {resolve(index), loops_, conditional_ > 0}; }
+
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        loops_.push_back(op);
+        op->body.accept(this);
+        loops_.pop_back();
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        lets_.emplace_back(op->name, op->value);
+        op->body.accept(this);
+        lets_.pop_back();
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        lets_.emplace_back(op->name, op->value);
+        op->body.accept(this);
+        lets_.pop_back();
+    }
+    void visit(const IfThenElse *op) override {
+        op->condition.accept(this);
+        conditional_++;
+        op->then_case.accept(this);
+        if (op->else_case.defined()) op->else_case.accept(this);
+        conditional_--;
+    }
+    void visit(const Select *op) override {
+        op->condition.accept(this);
+        conditional_++;
+        op->true_value.accept(this);
+        op->false_value.accept(this);
+        conditional_--;
+    }
+    void visit(const Load *op) override {
+        IRVisitor::visit(op);
+        if (op->name == buffer_) loads.push_back(here(op->index));
+    }
+    void visit(const Store *op) override {
+        IRVisitor::visit(op);
+        if (op->name == buffer_) stores.push_back(here(op->index));
+    }
+};
+
+// "" when the access visits elements 0 .. size-1 once each, in order; else why not.
+std::string in_order(const Access &a, int64_t size, const std::string &what) {
+    if (a.conditional) return what + " is conditional";
+    if (a.index.type().lanes() != 1) return what + " is a vector access";
+    Expr base = a.index;
+    Expr affine = Expr(0);
+    for (const For *f : a.loops) {
+        const int64_t *min = as_const_int(f->min), *extent = as_const_int(f->extent);
+        if (!min || !extent) return what + " is inside loop " + f->name + " whose bounds are not constant";
+    }
+    std::vector<int64_t> coefficient(a.loops.size());
+    for (size_t k = 0; k < a.loops.size(); k++) {
+        const For *f = a.loops[k];
+        Expr v = Variable::make(Halide::Int(32), f->name);
+        Expr step = simplify(substitute(f->name, v + 1, a.index) - a.index);
+        const int64_t *c = as_const_int(step);
+        if (!c) return what + "'s index is not affine in loop " + f->name;
+        coefficient[k] = *c;
+        base = substitute(f->name, f->min, base);
+        affine = affine + Halide::Internal::make_const(Halide::Int(32), *c) * (v - f->min);
+    }
+    base = simplify(base);
+    const int64_t *start = as_const_int(base);
+    if (!start) return what + "'s index does not start at a constant";
+    if (!is_const_zero(simplify(a.index - (base + affine)))) return what + "'s index is not affine in its loops";
+    if (*start != 0) return what + " starts at element " + std::to_string(*start);
+    int64_t expected = 1;
+    for (size_t k = a.loops.size(); k-- > 0;) {
+        int64_t extent = *as_const_int(a.loops[k]->extent);
+        if (extent == 1) continue;
+        if (coefficient[k] == 0) {
+            return what + " repeats every element " + std::to_string(extent) + " times (loop " + a.loops[k]->name +
+                   " does not move the index)";
+        }
+        if (coefficient[k] != expected) {
+            return what + " is out of order: loop " + a.loops[k]->name + " moves the index by " +
+                   std::to_string(coefficient[k]) + ", in order needs " + std::to_string(expected);
+        }
+        expected *= extent;
+    }
+    if (expected != size) {
+        return what + " covers " + std::to_string(expected) + " of " + std::to_string(size) + " elements";
+    }
+    return "";
+}
+
+}  // namespace
+
+StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
+    StreamVerdict v;
+    if (b.kind != BufferKind::Intermediate || b.scalar) {
+        v.reason = "not an intermediate array";
+        return v;
+    }
+    if (b.producers.size() != 1 || b.consumers.size() != 1 || b.producers[0] == b.consumers[0]) {
+        v.reason = "not one producer and one other consumer";
+        return v;
+    }
+    if (b.consumers[0] < b.producers[0]) {
+        v.reason = "read before it is written";
+        return v;
+    }
+    const Filter &producer = g.filters[b.producers[0]], &consumer = g.filters[b.consumers[0]];
+    FindAccesses in_producer(b.name), in_consumer(b.name);
+    producer.body.accept(&in_producer);
+    consumer.body.accept(&in_consumer);
+    if (!in_producer.loads.empty()) {
+        v.reason = producer.name + " reads back what it writes";
+        return v;
+    }
+    if (in_producer.stores.size() != 1) {
+        v.reason = producer.name + " writes it in " + std::to_string(in_producer.stores.size()) + " places";
+        return v;
+    }
+    if (in_consumer.loads.size() != 1) {
+        v.reason = consumer.name + " reads it in " + std::to_string(in_consumer.loads.size()) + " places" +
+                   (in_consumer.loads.size() > 1 ? " (a window)" : "");
+        return v;
+    }
+    std::string why = in_order(in_producer.stores[0], b.size(), "the write in " + producer.name);
+    if (why.empty()) why = in_order(in_consumer.loads[0], b.size(), "the read in " + consumer.name);
+    if (!why.empty()) {
+        v.reason = why;
+        return v;
+    }
+    v.stream = true;
+    v.reason = "written once and read once in the same order (" + producer.name + " -> " + consumer.name + ")";
+    return v;
+}
+
+}  // namespace flowhls

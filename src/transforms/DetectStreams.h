@@ -1,0 +1,17 @@
+// Pass detect-streams: intermediate buffers proven to be FIFOs become streams.
+#pragma once
+
+#include "transforms/Pass.h"
+
+namespace flowhls {
+
+/// Contract: when the main filter is a dataflow region, marks every intermediate buffer that
+/// stream_verdict proves to be written and read once, in the same order, as a stream, and
+/// records for every intermediate array why it is a stream or a (ping-pong) buffer. Without
+/// dataflow every intermediate stays an array. The accesses of a stream get index 0 (a FIFO
+/// has no address) and the index computations left unused are removed (dead-code).
+/// Without `fifo_channels` (targets without hls::stream) nothing becomes a stream and the
+/// reason says so.
+PassResult detect_streams(FilterGraph &graph, bool fifo_channels);
+
+}  // namespace flowhls
