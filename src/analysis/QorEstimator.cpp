@@ -479,7 +479,11 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         c.reason = b.channel_reason;
         if (b.stream) {
             c.kind = "stream";
-            c.words = kStreamDepth;  // a FIFO this shallow is made of registers
+            c.words = b.stream_depth;
+            if (b.stream_depth * b.type.bits() > device.register_threshold_bits) {
+                c.bram18k = bram18k_for(b.stream_depth, b.type.bits());
+            }
+            d.total.bram18k += c.bram18k;
             d.channels.push_back(c);
             continue;
         }

@@ -196,7 +196,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
         if (b.kind != BufferKind::Intermediate) continue;
         if (style.streams && b.stream) {
             k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
-            if (style.vitis_pragmas) k << "#pragma HLS STREAM variable=" << b.name << " depth=" << kStreamDepth << "\n";
+            if (style.vitis_pragmas) k << "#pragma HLS STREAM variable=" << b.name << " depth=" << b.stream_depth << "\n";
             continue;
         }
         // Large arrays are static: a C simulation's stack cannot hold them.

@@ -118,7 +118,9 @@ std::string print_graph(const FilterGraph &graph) {
            << shape_text(b.shape) << (b.scalar ? " scalar" : "") << "  producers: " << filter_names(graph, b.producers)
            << "  consumers: " << filter_names(graph, b.consumers) << "\n";
         if (!b.channel_reason.empty()) {
-            os << "    channel: " << (b.stream ? "stream" : "buffer") << " (" << b.channel_reason << ")\n";
+            os << "    channel: "
+               << (b.stream ? "stream depth " + std::to_string(b.stream_depth) : std::string("buffer")) << " ("
+               << b.channel_reason << ")\n";
         }
     }
     os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
@@ -128,6 +130,7 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  dataflow: "
            << (graph.dataflow.legal ? "yes" : "no (" + graph.dataflow.reason + ")") << "\n";
     }
+    if (!graph.token_check.empty()) os << "  token simulation: " << graph.token_check << "\n";
     for (const Filter &f : graph.filters) {
         os << "filter " << f.name << " -> " << f.function_name;
         if (!f.returns.empty()) os << " returns " << f.returns;

@@ -39,6 +39,8 @@ struct Buffer {
     /// is not one.
     bool stream = false;
     std::string channel_reason;
+    /// FIFO depth of a stream (set by balance-streams).
+    int64_t stream_depth = kStreamDepth;
 
     /// Number of elements.
     int64_t size() const;
@@ -87,6 +89,8 @@ struct FilterGraph {
     std::vector<Buffer> buffers;
     std::vector<Filter> filters;
     DataflowVerdict dataflow;
+    /// Outcome of the token-level deadlock check of the streams (balance-streams), "" if none.
+    std::string token_check;
 
     /// The buffer called `name`; throws if there is none.
     const Buffer &buffer(const std::string &name) const;

@@ -9,10 +9,12 @@
 
 #include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
+#include "transforms/BalanceStreams.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 #include "transforms/HoistInvariants.h"
 #include "transforms/InlineExprLets.h"
+#include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/ScalarReplacement.h"
 #include "transforms/ThreeAddress.h"
@@ -57,11 +59,15 @@ const std::vector<PassEntry> &passes() {
         {{"trivial-buffers", "one-element buffers as scalars and function results"}, on_graph(trivial_buffers)},
         {{"dead-code", "remove unused lets, dead stores, empty loops, unread buffers and filters"},
          on_graph(dead_code)},
+        {{"legalize-dataflow", "fork filters for shared buffers, copies for read outputs, merged producers"},
+         on_graph(legalize_dataflow)},
         {{"check-dataflow", "decide whether the main filter is a legal dataflow region"},
          on_graph(check_dataflow),
          true},
         {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
          [](FilterGraph &g, const PipelineOptions &o) { return detect_streams(g, o.fifo_channels); }},
+        {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
+         on_graph(balance_streams)},
     };
     return list;
 }

@@ -1,0 +1,165 @@
+// legalize_dataflow: fork and copy filters, merged producers (HIDA optimization 1).
+#include "transforms/LegalizeDataflow.h"
+
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+// Loads (and optionally stores) of one buffer renamed.
+class RenameBuffer : public IRMutator {
+public:
+    RenameBuffer(std::string from, std::string to, bool stores) : from_(std::move(from)), to_(std::move(to)), stores_(stores) {}
+
+private:
+    using IRMutator::visit;
+    std::string from_, to_;
+    bool stores_;
+    Expr visit(const Load *op) override {
+        if (op->name != from_) return IRMutator::visit(op);
+        return Load::make(op->type, to_, mutate(op->index), Halide::Buffer<>(), Halide::Internal::Parameter(),
+                          mutate(op->predicate), op->alignment);
+    }
+    Stmt visit(const Store *op) override {
+        if (!stores_ || op->name != from_) return IRMutator::visit(op);
+        return Store::make(to_, mutate(op->value), mutate(op->index), Halide::Internal::Parameter(),
+                           mutate(op->predicate), op->alignment);
+    }
+};
+
+std::string fresh(const FilterGraph &g, const std::string &base) {
+    std::set<std::string> taken;
+    for (const Buffer &b : g.buffers) taken.insert(b.name);
+    for (const Filter &f : g.filters) {
+        taken.insert(f.name);
+        taken.insert(f.function_name);
+        for (const LocalBuffer &l : f.locals) taken.insert(l.name);
+    }
+    std::string name = base;
+    for (int k = 2; taken.count(name); k++) name = base + "_" + std::to_string(k);
+    return name;
+}
+
+Buffer intermediate_like(const Buffer &b, const std::string &name) {
+    Buffer out;
+    out.name = name;
+    out.type = b.type;
+    out.shape = {b.size()};
+    out.kind = BufferKind::Intermediate;
+    return out;
+}
+
+// A filter that reads `source` once in order and writes every buffer of `targets`.
+Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &source,
+                   const std::vector<std::string> &targets) {
+    Filter f;
+    f.name = name;
+    f.function_name = fresh(g, "compute_" + name);
+    std::string i = name + "_i", v = name + "_v";
+    Expr index = Variable::make(Halide::Int(32), i);
+    Expr value = Variable::make(source.type, v);
+    Stmt stores;
+    for (auto it = targets.rbegin(); it != targets.rend(); ++it) {
+        Stmt s = Store::make(*it, value, index, Halide::Internal::Parameter(), const_true(), ModulusRemainder());
+        stores = stores.defined() ? Block::make(s, stores) : s;
+    }
+    Expr load = Load::make(source.type, source.name, index, Halide::Buffer<>(), Halide::Internal::Parameter(),
+                           const_true(), ModulusRemainder());
+    Stmt body = LetStmt::make(v, load, stores);
+    f.body = For::make(i, 0, static_cast<int>(source.size()), ForType::Serial, Halide::DeviceAPI::None, body);
+    return f;
+}
+
+bool any_returns(const FilterGraph &g, int from, int to) {
+    for (int i = from; i <= to; i++) {
+        if (!g.filters[i].returns.empty()) return true;
+    }
+    return false;
+}
+
+// Merges the filters from the first to the last producer of a buffer with several.
+bool merge_producers(FilterGraph &g) {
+    for (const Buffer &b : g.buffers) {
+        if (b.producers.size() < 2) continue;
+        int first = b.producers.front(), last = b.producers.back();
+        if (any_returns(g, first, last)) continue;
+        Filter merged = g.filters[first];
+        merged.function_name = g.filters[first].function_name;
+        for (int i = first + 1; i <= last; i++) {
+            const Filter &f = g.filters[i];
+            merged.name += "_" + f.name;
+            merged.body = Block::make(merged.body, f.body);
+            merged.locals.insert(merged.locals.end(), f.locals.begin(), f.locals.end());
+        }
+        g.filters.erase(g.filters.begin() + first, g.filters.begin() + last + 1);
+        g.filters.insert(g.filters.begin() + first, merged);
+        recompute_edges(g);
+        return true;
+    }
+    return false;
+}
+
+// An output read by other filters is computed into an intermediate copied to the output.
+bool separate_read_outputs(FilterGraph &g) {
+    for (size_t bi = 0; bi < g.buffers.size(); bi++) {
+        Buffer out = g.buffers[bi];
+        if (out.kind != BufferKind::Output || out.producers.size() != 1) continue;
+        bool read_by_other = false;
+        for (int c : out.consumers) read_by_other |= c != out.producers[0];
+        if (!read_by_other) continue;
+        std::string inner = fresh(g, out.name + "_value");
+        for (Filter &f : g.filters) f.body = RenameBuffer(out.name, inner, true).mutate(f.body);
+        g.buffers.push_back(intermediate_like(out, inner));
+        g.filters.push_back(copy_filter(g, fresh(g, out.name + "_copy"), g.buffers.back(), {out.name}));
+        recompute_edges(g);
+        return true;
+    }
+    return false;
+}
+
+// A buffer read by several filters gets a fork filter writing one copy per reader.
+bool fork_shared_buffers(FilterGraph &g) {
+    for (size_t bi = 0; bi < g.buffers.size(); bi++) {
+        Buffer b = g.buffers[bi];
+        if (b.kind == BufferKind::Constant || b.kind == BufferKind::Output || b.scalar) continue;
+        if (b.producers.size() > 1) continue;
+        std::vector<int> readers;
+        for (int c : b.consumers) {
+            if (b.producers.empty() || c != b.producers[0]) readers.push_back(c);
+        }
+        if (readers.size() < 2) continue;
+        if (!b.producers.empty() && !g.filters[b.producers[0]].returns.empty()) continue;
+        std::string fork_name = fresh(g, b.name + "_fork");
+        std::vector<std::string> copies;
+        for (size_t k = 0; k < readers.size(); k++) {
+            std::string copy = fresh(g, b.name + "_to_" + g.filters[readers[k]].name);
+            g.buffers.push_back(intermediate_like(b, copy));
+            Filter &reader = g.filters[readers[k]];
+            reader.body = RenameBuffer(b.name, copy, false).mutate(reader.body);
+            copies.push_back(copy);
+        }
+        Filter fork = copy_filter(g, fork_name, b, copies);
+        int at = b.producers.empty() ? 0 : b.producers[0] + 1;
+        g.filters.insert(g.filters.begin() + at, fork);
+        recompute_edges(g);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+PassResult legalize_dataflow(FilterGraph &graph) {
+    PassResult result;
+    if (graph.filters.size() < 2) return result;
+    while (merge_producers(graph)) result.changed = true;
+    while (separate_read_outputs(graph)) result.changed = true;
+    while (fork_shared_buffers(graph)) result.changed = true;
+    return result;
+}
+
+}  // namespace flowhls

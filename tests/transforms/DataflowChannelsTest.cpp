@@ -1,0 +1,201 @@
+// Tests of dataflow legalization (fork filters) and stream balancing (token simulation).
+#include "TestSupport.h"
+#include "analysis/TokenSim.h"
+#include "flowhls/Compiler.h"
+#include "flowhls/Csim.h"
+#include "flowhls/Onnx.h"
+#include "frontend/halide/Intake.h"
+#include "graph/ExtractFilters.h"
+#include "transforms/Pipeline.h"
+
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <fstream>
+
+namespace flowhls {
+namespace {
+
+// Builds small ONNX graphs: float tensors NCHW, 3x3 convolutions with padding 1.
+class ModelBuilder {
+public:
+    explicit ModelBuilder(const std::string &name) {
+        m_.set_ir_version(8);
+        m_.add_opset_import()->set_version(13);
+        g_ = m_.mutable_graph();
+        g_->set_name(name);
+    }
+    void input(const std::string &name, std::vector<int64_t> dims) { value(g_->add_input(), name, dims); }
+    void output(const std::string &name, std::vector<int64_t> dims) { value(g_->add_output(), name, dims); }
+    std::string conv(const std::string &in, int64_t cin, int64_t cout) {
+        std::string w = fresh("w");
+        onnx::TensorProto *t = g_->add_initializer();
+        t->set_name(w);
+        t->set_data_type(onnx::TensorProto::FLOAT);
+        for (int64_t d : {cout, cin, int64_t(3), int64_t(3)}) t->add_dims(d);
+        for (int64_t i = 0; i < cout * cin * 9; i++) t->add_float_data(0.05f * static_cast<float>((i * 5) % 7) - 0.1f);
+        onnx::NodeProto *n = node("Conv", {in, w});
+        onnx::AttributeProto *pads = n->add_attribute();
+        pads->set_name("pads");
+        pads->set_type(onnx::AttributeProto::INTS);
+        for (int i = 0; i < 4; i++) pads->add_ints(1);
+        return n->output(0);
+    }
+    std::string op(const std::string &type, std::vector<std::string> inputs) { return node(type, inputs)->output(0); }
+    std::string maxpool(const std::string &in) {
+        onnx::NodeProto *n = node("MaxPool", {in});
+        onnx::AttributeProto *k = n->add_attribute();
+        k->set_name("kernel_shape");
+        k->set_type(onnx::AttributeProto::INTS);
+        k->add_ints(2);
+        k->add_ints(2);
+        onnx::AttributeProto *s = n->add_attribute();
+        s->set_name("strides");
+        s->set_type(onnx::AttributeProto::INTS);
+        s->add_ints(2);
+        s->add_ints(2);
+        return n->output(0);
+    }
+    std::string upsample2(const std::string &in) {
+        std::string scales = fresh("scales");
+        onnx::TensorProto *t = g_->add_initializer();
+        t->set_name(scales);
+        t->set_data_type(onnx::TensorProto::FLOAT);
+        t->add_dims(4);
+        for (float f : {1.0f, 1.0f, 2.0f, 2.0f}) t->add_float_data(f);
+        onnx::NodeProto *n = node("Resize", {in, "", scales});
+        onnx::AttributeProto *mode = n->add_attribute();
+        mode->set_name("mode");
+        mode->set_type(onnx::AttributeProto::STRING);
+        mode->set_s("nearest");
+        return n->output(0);
+    }
+    std::string concat(std::vector<std::string> inputs) {
+        onnx::NodeProto *n = node("Concat", inputs);
+        onnx::AttributeProto *axis = n->add_attribute();
+        axis->set_name("axis");
+        axis->set_type(onnx::AttributeProto::INT);
+        axis->set_i(1);
+        return n->output(0);
+    }
+    void rename_output(const std::string &value, const std::string &name) {
+        for (onnx::NodeProto &n : *g_->mutable_node()) {
+            for (std::string &o : *n.mutable_output()) {
+                if (o == value) o = name;
+            }
+        }
+    }
+    std::string write(const std::string &path) {
+        std::ofstream(path, std::ios::binary) << m_.SerializeAsString();
+        return path;
+    }
+
+private:
+    onnx::ModelProto m_;
+    onnx::GraphProto *g_;
+    int next_ = 0;
+    std::string fresh(const std::string &base) { return base + std::to_string(next_++); }
+    onnx::NodeProto *node(const std::string &type, std::vector<std::string> inputs) {
+        onnx::NodeProto *n = g_->add_node();
+        n->set_op_type(type);
+        n->set_name(fresh(type));
+        for (const std::string &i : inputs) n->add_input(i);
+        n->add_output(fresh("v"));
+        return n;
+    }
+    void value(onnx::ValueInfoProto *v, const std::string &name, std::vector<int64_t> dims) {
+        v->set_name(name);
+        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+    }
+};
+
+// x -> conv -> relu -> conv -> add(x) -> relu: a residual block.
+std::string residual_model(const std::string &path) {
+    ModelBuilder b("residual");
+    b.input("x", {1, 4, 8, 8});
+    std::string y = b.op("Relu", {b.conv(b.op("Relu", {b.conv("x", 4, 4)}), 4, 4)});
+    b.rename_output(b.op("Relu", {b.op("Add", {y, "x"})}), "y");
+    b.output("y", {1, 4, 8, 8});
+    return b.write(path);
+}
+
+// x -> conv -> relu (skip) -> maxpool -> conv -> upsample, joined with the skip connection by
+// a sum and by a concatenation, then conv: U-Net style.
+std::string unet_model(const std::string &path) {
+    ModelBuilder b("unet");
+    b.input("x", {1, 2, 8, 8});
+    std::string skip = b.op("Relu", {b.conv("x", 2, 4)});
+    std::string up = b.upsample2(b.op("Relu", {b.conv(b.maxpool(skip), 4, 4)}));
+    std::string summed = b.op("Add", {skip, up});
+    std::string joined = b.concat({skip, summed});
+    b.rename_output(b.conv(joined, 8, 2), "y");
+    b.output("y", {1, 2, 8, 8});
+    return b.write(path);
+}
+
+FilterGraph prepared(const HalideProgram &p) {
+    FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
+    PipelineOptions o;
+    o.fifo_channels = true;
+    run_pipeline(g, o);
+    return g;
+}
+
+class Reconvergent : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Reconvergent, ComputedDepthsPassTheTokenCheckAndDepthOneDeadlocks) {
+    test::TempDir dir;
+    std::string model = GetParam() == "residual" ? residual_model(dir / "m.onnx") : unet_model(dir / "m.onnx");
+    HalideProgram p = import_onnx(model, OnnxImportOptions());
+    FilterGraph g = prepared(p);
+    ASSERT_TRUE(g.dataflow.legal) << g.dataflow.reason << "\n" << print_graph(g);
+    bool forked = false, deepened = false;
+    std::map<std::string, int64_t> ones;
+    for (const Buffer &b : g.buffers) {
+        forked |= b.name.find("_fork") != std::string::npos || b.name.find("_to_") != std::string::npos;
+        if (!b.stream) continue;
+        deepened |= b.stream_depth > kStreamDepth;
+        ones[b.name] = 1;
+    }
+    EXPECT_TRUE(forked) << print_graph(g);
+    EXPECT_TRUE(deepened) << print_graph(g);
+    EXPECT_NE(g.token_check.find("no deadlock"), std::string::npos) << g.token_check;
+    EXPECT_FALSE(simulate_tokens(g).deadlock);
+    TokenSimResult stuck = simulate_tokens(g, ones);
+    EXPECT_TRUE(stuck.deadlock);
+    ASSERT_FALSE(stuck.blocked.empty());
+    EXPECT_NE(stuck.blocked[0].find("waits for"), std::string::npos);
+
+    // The design simulates against the JIT, streams and forks included, under sanitizers.
+    CompileOptions o;
+    o.output_dir = dir / "p";
+    CompileResult r = compile(p, o);
+    EXPECT_TRUE(r.dataflow) << r.dataflow_reason;
+    EXPECT_NE(test::read_file(dir / "p/kernel.cpp").find("#pragma HLS DATAFLOW"), std::string::npos);
+    CsimOptions co;
+    co.sanitize = true;
+    CsimResult c = run_csim(r.output_dir, co);
+    EXPECT_TRUE(c.passed) << c.log;
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, Reconvergent, ::testing::Values("residual", "unet"));
+
+TEST(LegalizeDataflow, InputReadTwiceGetsAFork) {
+    Halide::ImageParam in(Halide::Float(32), 1, "in");
+    Halide::Var x("x");
+    Halide::Func a("a"), b("b"), out("out");
+    a(x) = in(x) * 2.0f;
+    b(x) = in(x) + 1.0f;
+    out(x) = a(x) + b(x);
+    a.compute_root();
+    b.compute_root();
+    FilterGraph g = prepared(HalideProgram{"twice", {{in, {32}, 0.0, 1.0}}, {{out, {32}}}});
+    EXPECT_TRUE(g.dataflow.legal) << g.dataflow.reason;
+    EXPECT_TRUE(g.has_buffer("in_to_a")) << print_graph(g);
+    EXPECT_EQ(g.filters.front().name, "in_fork");
+}
+
+}  // namespace
+}  // namespace flowhls
