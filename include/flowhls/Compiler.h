@@ -78,6 +78,10 @@ struct CompileResult {
     double throughput = 0.0;  ///< samples per second
     int64_t dsp = 0, bram18k = 0, lut = 0, ff = 0;
     bool fits = true;
+    /// Words of the intermediate arrays between filters, and of the line buffers (with window
+    /// registers) that would replace those read as sliding windows (`line_buffer_edges` of them).
+    int64_t intermediate_words = 0, line_buffer_words = 0;
+    int line_buffer_edges = 0;
 };
 
 /// Names of the parts --device accepts.

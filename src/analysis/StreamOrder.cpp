@@ -1,6 +1,7 @@
 // stream_verdict: the order in which a filter writes a buffer and another reads it.
 #include "analysis/StreamOrder.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace flowhls {
@@ -124,7 +125,96 @@ std::string in_order(const Access &a, int64_t size, const std::string &what) {
     return "";
 }
 
+// Extent of the innermost moving loop of an in-order access (the producer's row width).
+int64_t inner_extent(const Access &a) {
+    for (size_t k = a.loops.size(); k-- > 0;) {
+        int64_t extent = *as_const_int(a.loops[k]->extent);
+        if (extent > 1) return extent;
+    }
+    return 1;
+}
+
 }  // namespace
+
+SlidingWindow sliding_window(const FilterGraph &g, const Buffer &b) {
+    SlidingWindow w;
+    if (b.kind != BufferKind::Intermediate || b.scalar || b.producers.size() != 1 || b.consumers.size() != 1 ||
+        b.consumers[0] <= b.producers[0]) {
+        w.reason = "not one producer and one later consumer";
+        return w;
+    }
+    FindAccesses in_producer(b.name), in_consumer(b.name);
+    g.filters[b.producers[0]].body.accept(&in_producer);
+    g.filters[b.consumers[0]].body.accept(&in_consumer);
+    if (in_producer.stores.size() != 1 || !in_producer.loads.empty()) {
+        w.reason = "the producer does not write it once";
+        return w;
+    }
+    std::string why = in_order(in_producer.stores[0], b.size(), "the write");
+    if (!why.empty()) {
+        w.reason = why;
+        return w;
+    }
+    const std::vector<Access> &loads = in_consumer.loads;
+    if (loads.size() < 2) {
+        w.reason = "fewer than two reads";
+        return w;
+    }
+    // Offsets of every load from the first; the base is the smallest.
+    std::vector<int64_t> offsets;
+    for (const Access &a : loads) {
+        if (a.conditional || a.loops.size() != loads[0].loops.size()) {
+            w.reason = "a read is conditional or in another loop nest";
+            return w;
+        }
+        const int64_t *d = as_const_int(simplify(a.index - loads[0].index));
+        if (!d) {
+            w.reason = "reads at non-constant distances";
+            return w;
+        }
+        offsets.push_back(*d);
+    }
+    int64_t min_offset = *std::min_element(offsets.begin(), offsets.end());
+    int64_t width = inner_extent(in_producer.stores[0]);
+    // The base read must move like the producer's layout: coefficient 1 on the innermost
+    // moving loop, `width` on the next.
+    Expr base = simplify(loads[0].index + static_cast<int>(min_offset));
+    std::vector<int64_t> strides;
+    for (const For *f : loads[0].loops) {
+        Expr step = simplify(substitute(f->name, Variable::make(Halide::Int(32), f->name) + 1, base) - base);
+        const int64_t *c = as_const_int(step);
+        const int64_t *extent = as_const_int(f->extent);
+        if (!c || !extent) {
+            w.reason = "the window does not move affinely";
+            return w;
+        }
+        if (*extent > 1 && *c != 0) strides.push_back(*c);
+    }
+    if (strides.size() < 2 || strides.back() != 1 || strides[strides.size() - 2] != width) {
+        w.reason = "the window does not move along the producer's rows";
+        return w;
+    }
+    int64_t min_row = 0, max_row = 0, min_col = 0, max_col = 0;
+    bool first = true;
+    for (int64_t o : offsets) {
+        int64_t rel = o - min_offset;
+        int64_t row = (rel + width / 2) / width, col = rel - row * width;
+        if (first) {
+            min_row = max_row = row;
+            min_col = max_col = col;
+            first = false;
+        }
+        min_row = std::min(min_row, row);
+        max_row = std::max(max_row, row);
+        min_col = std::min(min_col, col);
+        max_col = std::max(max_col, col);
+    }
+    w.found = true;
+    w.rows = max_row - min_row + 1;
+    w.cols = max_col - min_col + 1;
+    w.row_width = width;
+    return w;
+}
 
 StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
     StreamVerdict v;

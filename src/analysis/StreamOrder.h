@@ -21,4 +21,23 @@ struct StreamVerdict {
 /// coefficient or the access that breaks this. Pure analysis.
 StreamVerdict stream_verdict(const FilterGraph &graph, const Buffer &buffer);
 
+/// A consumer reading a sliding window over a buffer written in order.
+struct SlidingWindow {
+    bool found = false;
+    int64_t rows = 0, cols = 0;  ///< window extent
+    int64_t row_width = 0;       ///< elements per row of the buffer (the producer's inner extent)
+    /// Storage a unified-buffer implementation needs: (rows - 1) lines and rows x cols
+    /// window registers.
+    int64_t line_words() const { return (rows - 1) * row_width; }
+    int64_t window_words() const { return rows * cols; }
+    std::string reason;  ///< why it is not a sliding window, when not found
+};
+
+/// Contract: the buffer has one producer writing it in order (as stream_verdict requires)
+/// and one later consumer whose loads are all unconditional, at indices that differ from each
+/// other by constants, the smallest of them moving with the consumer's loops like the
+/// producer's row-major layout (rows of `row_width` elements). The offsets give the window.
+/// Pure analysis.
+SlidingWindow sliding_window(const FilterGraph &graph, const Buffer &buffer);
+
 }  // namespace flowhls

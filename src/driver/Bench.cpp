@@ -101,6 +101,30 @@ void run_bench(const BenchOptions &options, std::ostream &out) {
                 << "\n";
         }
     }
+    // Storage of the stencil apps: full intermediate arrays versus line buffers (analysis of
+    // the root schedules' sliding windows), beside the unified buffer paper's SRAM words.
+    out << "\nIntermediate storage of the root schedules (words; line buffers from the sliding-window analysis):\n";
+    out << std::left << std::setw(15) << "example" << std::right << std::setw(14) << "arrays" << std::setw(14)
+        << "line_buffers" << std::setw(8) << "edges" << std::setw(22) << "PUBLISHED sequential" << std::setw(18)
+        << "PUBLISHED final" << "\n";
+    for (const char *app : {"gaussian", "harris", "unsharp", "upsample"}) {
+        CompileOptions o;
+        o.target = options.target;
+        o.device = options.device;
+        o.clock_mhz = options.clock_mhz;
+        o.output_dir = tmp + "/" + app + "_storage";
+        CompileResult r = compile(build_example(app, "root"), o);
+        std::string seq = "-", fin = "-";
+        for (const std::vector<std::string> &row : unified) {
+            if (!row.empty() && row[0] == app && row.size() > 5) {
+                seq = row[4];
+                fin = row[5];
+            }
+        }
+        out << std::left << std::setw(15) << app << std::right << std::setw(14) << r.intermediate_words
+            << std::setw(14) << r.line_buffer_words << std::setw(8) << r.line_buffer_edges << std::setw(22) << seq
+            << std::setw(18) << fin << "\n";
+    }
     std::error_code ec;
     fs::remove_all(tmp, ec);
 

@@ -223,6 +223,14 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.bram18k = estimate.total.bram18k;
     result.lut = estimate.total.lut;
     result.ff = estimate.total.ff;
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        result.intermediate_words += b.size();
+        if (b.line_buffer_words > 0) {
+            result.line_buffer_words += b.line_buffer_words;
+            result.line_buffer_edges++;
+        }
+    }
     result.fits = estimate.total.dsp <= device.capacity.dsp && estimate.total.bram18k <= device.capacity.bram18k &&
                   estimate.total.lut <= device.capacity.lut && estimate.total.ff <= device.capacity.ff;
     return result;

@@ -41,6 +41,9 @@ struct Buffer {
     std::string channel_reason;
     /// FIFO depth of a stream (set by balance-streams).
     int64_t stream_depth = kStreamDepth;
+    /// Words of storage a line buffer (unified buffer) would need for a sliding-window
+    /// consumer of this buffer (0: not a sliding window; set by detect-streams).
+    int64_t line_buffer_words = 0;
 
     /// Number of elements.
     int64_t size() const;

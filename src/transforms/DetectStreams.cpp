@@ -46,7 +46,18 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
             stream = v.stream;
             reason = v.stream ? v.reason : "ping-pong: " + v.reason;
         }
-        result.changed |= stream != b.stream || reason != b.channel_reason;
+        int64_t line_words = 0;
+        if (!stream) {
+            SlidingWindow w = sliding_window(graph, b);
+            if (w.found) {
+                line_words = w.line_words() + w.window_words();
+                reason += "; a " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + " sliding window over rows of " +
+                          std::to_string(w.row_width) + ": a line buffer needs " + std::to_string(w.line_words()) +
+                          " words + " + std::to_string(w.window_words()) + " window registers (not applied yet)";
+            }
+        }
+        result.changed |= stream != b.stream || reason != b.channel_reason || line_words != b.line_buffer_words;
+        b.line_buffer_words = line_words;
         b.stream = stream;
         b.channel_reason = reason;
         if (!stream) continue;

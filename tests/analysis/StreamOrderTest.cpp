@@ -43,7 +43,7 @@ TEST(StreamOrder, ElementwiseChainBecomesStreams) {
         EXPECT_NE(g.buffer(name).channel_reason.find("written once and read once in the same order"),
                   std::string::npos);
     }
-    EXPECT_NE(print_graph(g).find("channel: stream (written once and read once in the same order (a -> b))"),
+    EXPECT_NE(print_graph(g).find("channel: stream depth 2 (written once and read once in the same order (a -> b))"),
               std::string::npos)
         << print_graph(g);
 }
@@ -83,7 +83,7 @@ TEST(StreamOrder, ConvReluOfAModelIsAStreamAndSimulates) {
     o.output_dir = dir / "p";
     CompileResult r = compile(p, o);
     EXPECT_NE(r.graph_dump.find("buffer conv1_Conv"), std::string::npos);
-    EXPECT_NE(r.graph_dump.find("channel: stream (written once and read once in the same order (conv1_Conv -> Relu))"),
+    EXPECT_NE(r.graph_dump.find("channel: stream depth 2 (written once and read once in the same order (conv1_Conv -> Relu))"),
               std::string::npos)
         << r.graph_dump;
     EXPECT_NE(test::read_file(dir / "p/kernel.cpp").find("hls::stream<float> conv1_Conv(\"conv1_Conv\");"),
