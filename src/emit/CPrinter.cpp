@@ -300,6 +300,10 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         if (dialect.loop_labels && f->for_type != ForType::Parallel) os << "L_" << f->name << ": ";
         os << "for (int32_t " << f->name << " = " << expr(f->min) << "; " << f->name << " < " << bound << "; "
            << f->name << "++) {\n";
+        auto pragmas = loop_pragmas.find(f->name);
+        if (pragmas != loop_pragmas.end()) {
+            for (const std::string &line : pragmas->second) os << line << "\n";
+        }
         stmt(f->body, os, indent + 1);
         os << pad(indent) << "}\n";
     } else if (const LetStmt *l = s.as<LetStmt>()) {

@@ -4,9 +4,11 @@
 #include <Halide.h>
 
 #include <functional>
+#include <map>
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace flowhls {
 
@@ -37,8 +39,11 @@ class CPrinter {
 public:
     /// `scalars`: buffers printed as scalar variables (their accesses drop the index);
     /// `streams`: buffers that are hls::stream FIFOs (a load is `read()`, a store `write()`).
-    explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {}, std::set<std::string> streams = {})
-        : dialect(dialect), scalars(std::move(scalars)), streams(std::move(streams)) {}
+    /// `loop_pragmas`: lines printed at the top of a loop's body, by loop name.
+    explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {}, std::set<std::string> streams = {},
+                      std::map<std::string, std::vector<std::string>> loop_pragmas = {})
+        : dialect(dialect), scalars(std::move(scalars)), streams(std::move(streams)),
+          loop_pragmas(std::move(loop_pragmas)) {}
 
     /// The expression as a C expression (fully parenthesized where it matters).
     std::string expr(const Halide::Expr &e) const;
@@ -50,6 +55,7 @@ private:
     CDialect dialect;
     std::set<std::string> scalars;
     std::set<std::string> streams;
+    std::map<std::string, std::vector<std::string>> loop_pragmas;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
     // Prints `target = element` for every lane, under `predicate` when it is not true.

@@ -69,7 +69,15 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     for (const LocalBuffer &l : f.locals) {
         if (l.scalar) scalars.insert(l.name);
     }
-    CPrinter printer(dialect, scalars, streams);
+    std::map<std::string, std::vector<std::string>> pragmas;
+    if (style.vitis_pragmas) {
+        for (const auto &d : f.directives) {
+            if (d.second.pipeline_ii > 0) {
+                pragmas[d.first].push_back("#pragma HLS PIPELINE II=" + std::to_string(d.second.pipeline_ii));
+            }
+        }
+    }
+    CPrinter printer(dialect, scalars, streams, pragmas);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
     os << "static " << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";

@@ -4,6 +4,7 @@
 #include <Halide.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,14 @@ struct LocalBuffer {
     bool scalar = false;
 };
 
+/// HLS directives on one loop of a filter.
+struct LoopDirective {
+    /// Pipeline with this target initiation interval (0: not pipelined).
+    int pipeline_ii = 0;
+    /// Set by infer-directives rather than given by the user.
+    bool inferred = false;
+};
+
 /// A filter: one root-level producer of the lowered pipeline with its loop nest.
 struct Filter {
     /// Name of the Halide Func it produces.
@@ -73,6 +82,8 @@ struct Filter {
     std::vector<LocalBuffer> locals;
     /// A scalar intermediate this filter returns as its function value ("" = none).
     std::string returns;
+    /// HLS directives by loop name.
+    std::map<std::string, LoopDirective> directives;
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

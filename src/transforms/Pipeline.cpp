@@ -13,6 +13,7 @@
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 #include "transforms/HoistInvariants.h"
+#include "transforms/InferDirectives.h"
 #include "transforms/InlineExprLets.h"
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
@@ -66,6 +67,8 @@ const std::vector<PassEntry> &passes() {
          true},
         {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
          [](FilterGraph &g, const PipelineOptions &o) { return detect_streams(g, o.fifo_channels); }},
+        {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
+         on_graph(infer_directives)},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
          on_graph(balance_streams)},
     };

@@ -31,7 +31,7 @@ FilterGraph gemm_graph(Stmt body) {
     for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}, false, {}, false, {}});
     g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}, false, {}, false, {}});
     g.args = {"A", "B", "C"};
-    g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, ""});
+    g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
     return g;
 }
@@ -126,7 +126,7 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false, {}, false, {}}};
     g.args = {"in", "out"};
     g.filters.push_back(
-        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, ""});
+        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
     FilterEstimate f = estimate_filter(g, g.filters[0], load_device("xc7z020", 100), QorOptions());
     const LoopEstimate *l = pipelined_loop(f);
@@ -143,7 +143,7 @@ TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false, {}, false, {}}};
     g.args = {"in", "out"};
     g.filters.push_back(
-        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, ""});
+        Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
     QorOptions o;
     o.pipeline_innermost = false;
@@ -252,7 +252,7 @@ TEST(QorFormula, BlockRamFollowsWidthAndDepthAspects) {
     FilterGraph g;
     g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false, {}, false, {}}};
     g.args = {"out"};
-    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, ""};
+    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, "", {}};
     f.locals = {LocalBuffer{"a", Halide::Float(32), 1024, false}, LocalBuffer{"b", Halide::UInt(8), 2048, false},
                 LocalBuffer{"c", Halide::Float(32), 16, false}};
     g.filters.push_back(f);

@@ -199,3 +199,25 @@ TEST(LegalizeDataflow, InputReadTwiceGetsAFork) {
 
 }  // namespace
 }  // namespace flowhls
+
+namespace flowhls {
+namespace {
+
+TEST(InferDirectives, InnermostLoopsPipelinedForVitisAndReportedNotAppliedForBambu) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    test::TempDir dir;
+    CompileOptions o;
+    o.output_dir = dir / "vitis";
+    compile(p, o);
+    std::string kernel = test::read_file(dir / "vitis/kernel.cpp");
+    EXPECT_NE(kernel.find("#pragma HLS PIPELINE II=1"), std::string::npos);
+    EXPECT_NE(test::read_file(dir / "vitis/report.txt").find("pipelined with target II 1 (inferred)"), std::string::npos);
+    o.target = HlsTarget::Bambu;
+    o.output_dir = dir / "bambu";
+    compile(p, o);
+    EXPECT_EQ(test::read_file(dir / "bambu/kernel.c").find("#pragma HLS"), std::string::npos);
+    EXPECT_NE(test::read_file(dir / "bambu/report.txt").find("not applied: PandA-Bambu"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace flowhls

@@ -38,7 +38,7 @@ TEST(LegalizeNames, KeywordsCollisionsAndScopes) {
                              Variable::make(Halide::Int(32), "x.v"), Halide::Internal::Parameter(),
                              Halide::Internal::const_true(), ModulusRemainder());
     Stmt loop = For::make("x.v", 0, 4, ForType::Serial, Halide::DeviceAPI::None, store);
-    g.filters.push_back(Filter{"float", "", Block::make(loop, loop), {}, {}, {}, ""});
+    g.filters.push_back(Filter{"float", "", Block::make(loop, loop), {}, {}, {}, "", {}});
     recompute_edges(g);
     PassResult r = legalize_names(g);
     EXPECT_TRUE(r.changed);
@@ -165,7 +165,7 @@ TEST(HoistInvariants, LoadsStayInLoopsThatStoreTheirBuffer) {
                                            Halide::cast<float>(Variable::make(Halide::Int(32), "u")),
                                   i, Parameter(), const_true(), ModulusRemainder())));
     g.filters.push_back(Filter{"a", "compute_a", For::make("i", 0, 4, ForType::Serial, Halide::DeviceAPI::None, body),
-                               {}, {}, {}, ""});
+                               {}, {}, {}, "", {}});
     EXPECT_TRUE(hoist_invariants(g).changed);
     const LetStmt *outer = g.filters[0].body.as<LetStmt>();
     ASSERT_NE(outer, nullptr);
@@ -190,8 +190,8 @@ TEST(DeadCode, RemovesUnreadBuffersFiltersAndUnusedLets) {
         Stmt store = Store::make(buffer, in_i, i, Parameter(), const_true(), ModulusRemainder());
         return For::make("i", 0, 4, ForType::Serial, Halide::DeviceAPI::None, LetStmt::make("dead", 1, store));
     };
-    g.filters.push_back(Filter{"unused", "compute_unused", loop("unused", Stmt()), {}, {}, {}, ""});
-    g.filters.push_back(Filter{"out", "compute_out", loop("out", Stmt()), {}, {}, {}, ""});
+    g.filters.push_back(Filter{"unused", "compute_unused", loop("unused", Stmt()), {}, {}, {}, "", {}});
+    g.filters.push_back(Filter{"out", "compute_out", loop("out", Stmt()), {}, {}, {}, "", {}});
     recompute_edges(g);
     EXPECT_TRUE(dead_code(g).changed);
     ASSERT_EQ(g.filters.size(), 1u);

@@ -101,7 +101,7 @@ std::string makefile(const FilterGraph &g, HlsTarget target) {
     return os.str();
 }
 
-std::string report(const FilterGraph &g) {
+std::string report(const FilterGraph &g, HlsTarget target) {
     std::ostringstream os;
     os << "flowhls report: kernel " << g.name << "\n\n";
     os << "Filters (in call order):\n";
@@ -112,6 +112,15 @@ std::string report(const FilterGraph &g) {
     for (const Buffer &b : g.buffers) {
         os << "  " << b.name << ": " << buffer_kind_name(b.kind) << ", " << type_name(b.type) << " x " << b.size()
            << "\n";
+    }
+    int pipelined = 0;
+    for (const Filter &f : g.filters) {
+        for (const auto &d : f.directives) pipelined += d.second.pipeline_ii > 0;
+    }
+    if (pipelined) {
+        os << "\nDirectives: " << pipelined << " innermost loop(s) pipelined with target II 1 (inferred)";
+        if (target == HlsTarget::Bambu) os << "; not applied: PandA-Bambu takes no per-loop pragmas (use its options)";
+        os << "\n";
     }
     os << "\nDataflow: ";
     if (g.dataflow.legal) os << "yes (#pragma HLS DATAFLOW in " << g.name << ")\n";
@@ -159,7 +168,7 @@ std::vector<EmittedFile> emit_project_files(const FilterGraph &graph, const Proj
     return {{settings.target == HlsTarget::Vitis ? "tb.cpp" : "tb.c", testbench(graph, settings)},
             {"Makefile", makefile(graph, settings.target)},
             {"README.md", readme(graph, settings)},
-            {"report.txt", report(graph)}};
+            {"report.txt", report(graph, settings.target)}};
 }
 
 }  // namespace flowhls
