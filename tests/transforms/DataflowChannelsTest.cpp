@@ -1,4 +1,5 @@
 // Tests of dataflow legalization (fork filters) and stream balancing (token simulation).
+#include "OnnxModelBuilder.h"
 #include "TestSupport.h"
 #include "analysis/TokenSim.h"
 #include "flowhls/Compiler.h"
@@ -9,111 +10,13 @@
 #include "transforms/Pipeline.h"
 
 #include <gtest/gtest.h>
-#include <onnx/onnx_pb.h>
-
-#include <fstream>
 
 namespace flowhls {
 namespace {
 
-// Builds small ONNX graphs: float tensors NCHW, 3x3 convolutions with padding 1.
-class ModelBuilder {
-public:
-    explicit ModelBuilder(const std::string &name) {
-        m_.set_ir_version(8);
-        m_.add_opset_import()->set_version(13);
-        g_ = m_.mutable_graph();
-        g_->set_name(name);
-    }
-    void input(const std::string &name, std::vector<int64_t> dims) { value(g_->add_input(), name, dims); }
-    void output(const std::string &name, std::vector<int64_t> dims) { value(g_->add_output(), name, dims); }
-    std::string conv(const std::string &in, int64_t cin, int64_t cout) {
-        std::string w = fresh("w");
-        onnx::TensorProto *t = g_->add_initializer();
-        t->set_name(w);
-        t->set_data_type(onnx::TensorProto::FLOAT);
-        for (int64_t d : {cout, cin, int64_t(3), int64_t(3)}) t->add_dims(d);
-        for (int64_t i = 0; i < cout * cin * 9; i++) t->add_float_data(0.05f * static_cast<float>((i * 5) % 7) - 0.1f);
-        onnx::NodeProto *n = node("Conv", {in, w});
-        onnx::AttributeProto *pads = n->add_attribute();
-        pads->set_name("pads");
-        pads->set_type(onnx::AttributeProto::INTS);
-        for (int i = 0; i < 4; i++) pads->add_ints(1);
-        return n->output(0);
-    }
-    std::string op(const std::string &type, std::vector<std::string> inputs) { return node(type, inputs)->output(0); }
-    std::string maxpool(const std::string &in) {
-        onnx::NodeProto *n = node("MaxPool", {in});
-        onnx::AttributeProto *k = n->add_attribute();
-        k->set_name("kernel_shape");
-        k->set_type(onnx::AttributeProto::INTS);
-        k->add_ints(2);
-        k->add_ints(2);
-        onnx::AttributeProto *s = n->add_attribute();
-        s->set_name("strides");
-        s->set_type(onnx::AttributeProto::INTS);
-        s->add_ints(2);
-        s->add_ints(2);
-        return n->output(0);
-    }
-    std::string upsample2(const std::string &in) {
-        std::string scales = fresh("scales");
-        onnx::TensorProto *t = g_->add_initializer();
-        t->set_name(scales);
-        t->set_data_type(onnx::TensorProto::FLOAT);
-        t->add_dims(4);
-        for (float f : {1.0f, 1.0f, 2.0f, 2.0f}) t->add_float_data(f);
-        onnx::NodeProto *n = node("Resize", {in, "", scales});
-        onnx::AttributeProto *mode = n->add_attribute();
-        mode->set_name("mode");
-        mode->set_type(onnx::AttributeProto::STRING);
-        mode->set_s("nearest");
-        return n->output(0);
-    }
-    std::string concat(std::vector<std::string> inputs) {
-        onnx::NodeProto *n = node("Concat", inputs);
-        onnx::AttributeProto *axis = n->add_attribute();
-        axis->set_name("axis");
-        axis->set_type(onnx::AttributeProto::INT);
-        axis->set_i(1);
-        return n->output(0);
-    }
-    void rename_output(const std::string &value, const std::string &name) {
-        for (onnx::NodeProto &n : *g_->mutable_node()) {
-            for (std::string &o : *n.mutable_output()) {
-                if (o == value) o = name;
-            }
-        }
-    }
-    std::string write(const std::string &path) {
-        std::ofstream(path, std::ios::binary) << m_.SerializeAsString();
-        return path;
-    }
-
-private:
-    onnx::ModelProto m_;
-    onnx::GraphProto *g_;
-    int next_ = 0;
-    std::string fresh(const std::string &base) { return base + std::to_string(next_++); }
-    onnx::NodeProto *node(const std::string &type, std::vector<std::string> inputs) {
-        onnx::NodeProto *n = g_->add_node();
-        n->set_op_type(type);
-        n->set_name(fresh(type));
-        for (const std::string &i : inputs) n->add_input(i);
-        n->add_output(fresh("v"));
-        return n;
-    }
-    void value(onnx::ValueInfoProto *v, const std::string &name, std::vector<int64_t> dims) {
-        v->set_name(name);
-        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(onnx::TensorProto::FLOAT);
-        for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
-    }
-};
-
 // x -> conv -> relu -> conv -> add(x) -> relu: a residual block.
 std::string residual_model(const std::string &path) {
-    ModelBuilder b("residual");
+    test::OnnxModelBuilder b("residual");
     b.input("x", {1, 4, 8, 8});
     std::string y = b.op("Relu", {b.conv(b.op("Relu", {b.conv("x", 4, 4)}), 4, 4)});
     b.rename_output(b.op("Relu", {b.op("Add", {y, "x"})}), "y");
@@ -124,7 +27,7 @@ std::string residual_model(const std::string &path) {
 // x -> conv -> relu (skip) -> maxpool -> conv -> upsample, joined with the skip connection by
 // a sum and by a concatenation, then conv: U-Net style.
 std::string unet_model(const std::string &path) {
-    ModelBuilder b("unet");
+    test::OnnxModelBuilder b("unet");
     b.input("x", {1, 2, 8, 8});
     std::string skip = b.op("Relu", {b.conv("x", 2, 4)});
     std::string up = b.upsample2(b.op("Relu", {b.conv(b.maxpool(skip), 4, 4)}));

@@ -133,30 +133,30 @@ Halide::Func NodeContext::func(const std::string &suffix) const {
     return Halide::Func(name);
 }
 
-void NodeContext::set_output(int i, Halide::Func f, std::vector<int64_t> shape, int elem_type) {
-    if (i >= num_outputs()) return;
+Tensor *NodeContext::describe_output(int i, std::vector<int64_t> shape, int elem_type) {
+    if (i >= num_outputs()) return nullptr;
     Tensor &t = outputs.at(i);
     t.name = node_.output(i);
     t.elem_type = elem_type;
     t.type = storage_type(elem_type);
     t.shape = std::move(shape);
-    t.func = f;
-    if (f.defined() && f.output_types()[0] != t.type) {
+    return &t;
+}
+
+void NodeContext::set_output(int i, Halide::Func f, std::vector<int64_t> shape, int elem_type) {
+    Tensor *t = describe_output(i, std::move(shape), elem_type);
+    if (!t) return;
+    t->func = f;
+    if (f.defined() && f.output_types()[0] != t->type) {
         std::ostringstream os;
-        os << "converter " << op() << " defined output " << t.name << " as " << f.output_types()[0] << ", not "
-           << t.type;
+        os << "converter " << op() << " defined output " << t->name << " as " << f.output_types()[0] << ", not "
+           << t->type;
         throw std::logic_error(os.str());
     }
 }
 
 void NodeContext::set_constant_output(int i, Halide::Buffer<> values, std::vector<int64_t> shape, int elem_type) {
-    if (i >= num_outputs()) return;
-    Tensor &t = outputs.at(i);
-    t.name = node_.output(i);
-    t.elem_type = elem_type;
-    t.type = storage_type(elem_type);
-    t.shape = std::move(shape);
-    t.constant = values;
+    if (Tensor *t = describe_output(i, std::move(shape), elem_type)) t->constant = values;
 }
 
 void NodeContext::mark_view(int i) {

@@ -93,6 +93,9 @@ public:
     std::vector<bool> views;
 
 private:
+    // Names, types and shapes output `i`; null when the node has no such output.
+    Tensor *describe_output(int i, std::vector<int64_t> shape, int elem_type);
+
     const onnx::NodeProto &node_;
     std::vector<const Tensor *> inputs_;
     std::string prefix_;

@@ -1,11 +1,11 @@
 // Tests of the ONNX front end: models end to end, bad input, weights, folding, core ops.
+#include "OnnxModelBuilder.h"
 #include "TestSupport.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Onnx.h"
 
 #include <gtest/gtest.h>
-#include <onnx/onnx_pb.h>
 
 #include <filesystem>
 #include <fstream>
@@ -95,32 +95,12 @@ void expect_rejected(const std::string &args, const std::string &message) {
 
 // y = x W with x [1, 400] and W [400, 500] (800 KB of weights).
 std::string write_matmul_model(const std::string &path) {
-    onnx::ModelProto m;
-    m.set_ir_version(8);
-    m.add_opset_import()->set_version(13);
-    onnx::GraphProto *g = m.mutable_graph();
-    g->set_name("big");
-    onnx::TensorProto *w = g->add_initializer();
-    w->set_name("w");
-    w->set_data_type(onnx::TensorProto::FLOAT);
-    w->add_dims(400);
-    w->add_dims(500);
-    for (int i = 0; i < 400 * 500; i++) w->add_float_data(static_cast<float>(i % 17) * 0.01f);
-    onnx::NodeProto *n = g->add_node();
-    n->set_op_type("MatMul");
-    n->add_input("x");
-    n->add_input("w");
-    n->add_output("y");
-    for (const char *name : {"x", "y"}) {
-        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
-        v->set_name(name);
-        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(onnx::TensorProto::FLOAT);
-        t->mutable_shape()->add_dim()->set_dim_value(1);
-        t->mutable_shape()->add_dim()->set_dim_value(std::string(name) == "x" ? 400 : 500);
-    }
-    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
-    return path;
+    test::OnnxModelBuilder b("big");
+    b.input("x", {1, 400});
+    b.initializer("w", {400, 500}, [](int64_t i) { return static_cast<float>(i % 17) * 0.01f; });
+    b.node("MatMul", {"x", "w"}, {"y"});
+    b.output("y", {1, 500});
+    return b.write(path);
 }
 
 TEST(OnnxErrors, WeightsThatCannotFitOnChip) {
@@ -163,26 +143,11 @@ TEST(OnnxErrors, UnsupportedNodesAreAllListed) {
 
 // A model built here: input x [N, 3, H] (symbolic), y = Relu(x).
 std::string write_dynamic_model(const std::string &path) {
-    onnx::ModelProto m;
-    m.set_ir_version(8);
-    m.add_opset_import()->set_version(13);
-    onnx::GraphProto *g = m.mutable_graph();
-    g->set_name("dyn");
-    onnx::NodeProto *n = g->add_node();
-    n->set_op_type("Relu");
-    n->add_input("x");
-    n->add_output("y");
-    for (const char *name : {"x", "y"}) {
-        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
-        v->set_name(name);
-        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(onnx::TensorProto::FLOAT);
-        t->mutable_shape()->add_dim()->set_dim_param("N");
-        t->mutable_shape()->add_dim()->set_dim_value(3);
-        t->mutable_shape()->add_dim()->set_dim_param("H");
-    }
-    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
-    return path;
+    test::OnnxModelBuilder b("dyn");
+    b.input("x", {"N", 3, "H"});
+    b.node("Relu", {"x"}, {"y"});
+    b.output("y", {"N", 3, "H"});
+    return b.write(path);
 }
 
 TEST(OnnxErrors, DynamicShapesNeedShapeOption) {
@@ -199,49 +164,21 @@ TEST(OnnxErrors, DynamicShapesNeedShapeOption) {
 
 // Conv followed by BatchNormalization, with non-trivial statistics.
 std::string write_conv_bn_model(const std::string &path) {
-    onnx::ModelProto m;
-    m.set_ir_version(8);
-    m.add_opset_import()->set_version(13);
-    onnx::GraphProto *g = m.mutable_graph();
-    g->set_name("conv_bn");
-    auto tensor = [&](const std::string &name, std::vector<int64_t> dims, float base) {
-        onnx::TensorProto *t = g->add_initializer();
-        t->set_name(name);
-        t->set_data_type(onnx::TensorProto::FLOAT);
-        int64_t n = 1;
-        for (int64_t d : dims) {
-            t->add_dims(d);
-            n *= d;
-        }
-        for (int64_t i = 0; i < n; i++) t->add_float_data(base + 0.01f * static_cast<float>((i * 7) % 13));
+    test::OnnxModelBuilder b("conv_bn");
+    auto values = [](float base) {
+        return [base](int64_t i) { return base + 0.01f * static_cast<float>((i * 7) % 13); };
     };
-    tensor("w", {4, 2, 3, 3}, -0.05f);
-    tensor("b", {4}, 0.1f);
-    tensor("scale", {4}, 0.9f);
-    tensor("shift", {4}, -0.2f);
-    tensor("mean", {4}, 0.05f);
-    tensor("var", {4}, 0.8f);
-    onnx::NodeProto *conv = g->add_node();
-    conv->set_op_type("Conv");
-    for (const char *i : {"x", "w", "b"}) conv->add_input(i);
-    conv->add_output("c");
-    onnx::AttributeProto *pads = conv->add_attribute();
-    pads->set_name("pads");
-    pads->set_type(onnx::AttributeProto::INTS);
-    for (int i = 0; i < 4; i++) pads->add_ints(1);
-    onnx::NodeProto *bn = g->add_node();
-    bn->set_op_type("BatchNormalization");
-    for (const char *i : {"c", "scale", "shift", "mean", "var"}) bn->add_input(i);
-    bn->add_output("y");
-    for (const char *name : {"x", "y"}) {
-        onnx::ValueInfoProto *v = std::string(name) == "x" ? g->add_input() : g->add_output();
-        v->set_name(name);
-        onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(onnx::TensorProto::FLOAT);
-        for (int64_t d : {1, std::string(name) == "x" ? 2 : 4, 6, 5}) t->mutable_shape()->add_dim()->set_dim_value(d);
-    }
-    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
-    return path;
+    b.initializer("w", {4, 2, 3, 3}, values(-0.05f));
+    b.initializer("b", {4}, values(0.1f));
+    b.initializer("scale", {4}, values(0.9f));
+    b.initializer("shift", {4}, values(-0.2f));
+    b.initializer("mean", {4}, values(0.05f));
+    b.initializer("var", {4}, values(0.8f));
+    test::OnnxModelBuilder::ints(b.node("Conv", {"x", "w", "b"}, {"c"}), "pads", {1, 1, 1, 1});
+    b.node("BatchNormalization", {"c", "scale", "shift", "mean", "var"}, {"y"});
+    b.input("x", {1, 2, 6, 5});
+    b.output("y", {1, 4, 6, 5});
+    return b.write(path);
 }
 
 TEST(OnnxImport, BatchNormalizationIsFoldedIntoConv) {
