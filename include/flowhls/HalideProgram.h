@@ -3,6 +3,8 @@
 
 #include <Halide.h>
 
+#include "flowhls/Directives.h"
+
 #include <string>
 #include <vector>
 
@@ -58,6 +60,8 @@ struct HalideProgram {
     /// Default tolerance of the testbench's comparison (0 and 0: bit-exact).
     double atol = 0.0;
     double rtol = 0.0;
+    /// HLS directives (the co-language); what is not given is inferred.
+    HlsSchedule directives;
 };
 
 }  // namespace flowhls

@@ -3,6 +3,8 @@
 
 #include <Halide.h>
 
+#include "flowhls/Directives.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -10,9 +12,34 @@
 
 namespace flowhls {
 
-/// Role of a buffer in the kernel.
 /// Depth of the FIFO of a stream channel.
 constexpr int kStreamDepth = 2;
+
+/// An ARRAY_PARTITION of a one-dimensional array (buffers are flattened).
+struct ArrayPartition {
+    bool enabled = false;
+    PartitionKind kind = PartitionKind::Cyclic;
+    /// Banks of a cyclic or block partition.
+    int64_t factor = 0;
+    /// Derived by infer-partitions (or a line buffer) rather than given by the user.
+    bool inferred = false;
+    /// Why: the directive it comes from or the accesses that need it.
+    std::string reason;
+};
+
+/// How the user asked a buffer to be implemented (HlsSchedule::stream / ping_pong).
+enum class ChannelRequest { Auto, Stream, PingPong };
+
+/// Protocol of a kernel argument.
+struct ArgInterface {
+    InterfaceMode mode = InterfaceMode::MAxi;
+    /// Port group; "" = one bundle per argument.
+    std::string bundle;
+    /// Not given by the user (the default).
+    bool inferred = true;
+};
+
+/// Role of a buffer in the kernel.
 
 enum class BufferKind {
     Input,         ///< kernel argument read by the kernel
@@ -23,6 +50,12 @@ enum class BufferKind {
 
 /// A buffer: an edge of the graph (or a kernel argument).
 struct Buffer {
+    Buffer() = default;
+    Buffer(std::string name, Halide::Type type, std::vector<int64_t> shape, BufferKind kind = BufferKind::Intermediate,
+           std::vector<int> producers = {}, std::vector<int> consumers = {})
+        : name(std::move(name)), type(type), shape(std::move(shape)), kind(kind), producers(std::move(producers)),
+          consumers(std::move(consumers)) {}
+
     std::string name;
     Halide::Type type;
     /// Extent per dimension, innermost first. Intermediate buffers are one-dimensional
@@ -45,6 +78,13 @@ struct Buffer {
     /// Words of storage a line buffer (unified buffer) would need for a sliding-window
     /// consumer of this buffer (0: not a sliding window; set by detect-streams).
     int64_t line_buffer_words = 0;
+    /// The user's stream / ping_pong directive, and the FIFO depth it asks for (0: computed).
+    ChannelRequest channel_request = ChannelRequest::Auto;
+    int64_t requested_depth = 0;
+    /// ARRAY_PARTITION of an intermediate array.
+    ArrayPartition partition;
+    /// Protocol of a kernel argument (inputs and outputs).
+    ArgInterface interface;
 
     /// Number of elements.
     int64_t size() const;
@@ -52,17 +92,28 @@ struct Buffer {
 
 /// A buffer allocated inside one filter (compute_at / store_at storage, line buffers).
 struct LocalBuffer {
+    LocalBuffer() = default;
+    LocalBuffer(std::string name, Halide::Type type, int64_t size, bool scalar = false)
+        : name(std::move(name)), type(type), size(size), scalar(scalar) {}
+
     std::string name;
     Halide::Type type;
     int64_t size = 0;
     /// A one-element local printed as a scalar variable (set by trivial-buffers).
     bool scalar = false;
+    /// ARRAY_PARTITION of the local array.
+    ArrayPartition partition;
 };
+
+/// LoopDirective::unroll value of a complete unroll.
+constexpr int64_t kUnrollComplete = -1;
 
 /// HLS directives on one loop of a filter.
 struct LoopDirective {
     /// Pipeline with this target initiation interval (0: not pipelined).
     int pipeline_ii = 0;
+    /// HLS unroll: 0 none, N > 0 by a factor N, kUnrollComplete completely.
+    int64_t unroll = 0;
     /// Set by infer-directives rather than given by the user.
     bool inferred = false;
 };
@@ -84,6 +135,8 @@ struct Filter {
     std::string returns;
     /// HLS directives by loop name.
     std::map<std::string, LoopDirective> directives;
+    /// Inline the function into the top (HlsSchedule::inline_filter).
+    bool inline_function = false;
 };
 
 /// Whether the main filter can be a dataflow region, and why not.
@@ -105,6 +158,8 @@ struct FilterGraph {
     DataflowVerdict dataflow;
     /// Outcome of the token-level deadlock check of the streams (balance-streams), "" if none.
     std::string token_check;
+    /// The user turned the top's dataflow region off (HlsSchedule::dataflow(name, false)).
+    bool dataflow_disabled = false;
 
     /// The buffer called `name`; throws if there is none.
     const Buffer &buffer(const std::string &name) const;

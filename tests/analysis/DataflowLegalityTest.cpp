@@ -32,7 +32,7 @@ TEST(DataflowLegality, BufferWithTwoConsumersIsNamed) {
 
 TEST(DataflowLegality, OutputReadBackByAnotherFilterIsIllegal) {
     FilterGraph g;
-    g.buffers = {Buffer{"o", Halide::Float(32), {4}, BufferKind::Output, {0}, {0, 1}, false, {}, false, {}}};
+    g.buffers = {Buffer{"o", Halide::Float(32), {4}, BufferKind::Output, {0}, {0, 1}}};
     g.filters = {Filter{"a", "", {}, {}, {}, {}, "", {}}, Filter{"b", "", {}, {}, {}, {}, "", {}}};
     DataflowVerdict v = check_dataflow_legality(g);
     EXPECT_FALSE(v.legal);

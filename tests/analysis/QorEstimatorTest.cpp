@@ -28,8 +28,8 @@ Stmt loop(const std::string &v, int extent, Stmt body) {
 FilterGraph gemm_graph(Stmt body) {
     FilterGraph g;
     g.name = "gemm";
-    for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}, false, {}, false, {}});
-    g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}, false, {}, false, {}});
+    for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}});
+    g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}});
     g.args = {"A", "B", "C"};
     g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -122,8 +122,8 @@ TEST(QorCalibration, GemmPermutedOrderIsPortBound) {
 TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
     // out[i] = in[i] * 2: no recurrence, one read and one write: II 1.
     FilterGraph g;
-    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}, false, {}, false, {}},
-                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false, {}, false, {}}};
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
@@ -139,8 +139,8 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
 
 TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
     FilterGraph g;
-    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}, false, {}, false, {}},
-                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}, false, {}, false, {}}};
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
@@ -250,7 +250,7 @@ TEST(QorReport, JsonValidatesAgainstItsSchema) {
 TEST(QorFormula, BlockRamFollowsWidthAndDepthAspects) {
     // 36-bit wide BRAM at depth 512: 1024 floats need 2; a 2K x 9 configuration holds 2048 bytes.
     FilterGraph g;
-    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false, {}, false, {}}};
+    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}}};
     g.args = {"out"};
     Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, "", {}};
     f.locals = {LocalBuffer{"a", Halide::Float(32), 1024, false}, LocalBuffer{"b", Halide::UInt(8), 2048, false},

@@ -27,8 +27,8 @@ TEST(LegalizeNames, CIdentifier) {
 TEST(LegalizeNames, KeywordsCollisionsAndScopes) {
     FilterGraph g;
     g.name = "float";
-    Buffer in{"int", Halide::Float(32), {4}, BufferKind::Input, {}, {}, false, {}, false, {}};
-    Buffer out{"float", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false, {}, false, {}};
+    Buffer in{"int", Halide::Float(32), {4}, BufferKind::Input, {}, {}};
+    Buffer out{"float", Halide::Float(32), {4}, BufferKind::Output, {}, {}};
     g.buffers = {in, out};
     g.args = {"int", "float"};
     // Two sibling loops binding the same Halide name must get distinct C names.
@@ -152,7 +152,7 @@ TEST(PassGolden, DeadCode) {
 TEST(HoistInvariants, LoadsStayInLoopsThatStoreTheirBuffer) {
     using namespace Halide::Internal;
     FilterGraph g;
-    g.buffers = {Buffer{"a", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false, {}, false, {}}};
+    g.buffers = {Buffer{"a", Halide::Float(32), {4}, BufferKind::Output, {}, {}}};
     g.args = {"a"};
     Halide::Expr load = Load::make(Halide::Float(32), "a", 0, Halide::Buffer<>(), Parameter(), const_true(),
                                    ModulusRemainder());
@@ -179,9 +179,9 @@ TEST(HoistInvariants, LoadsStayInLoopsThatStoreTheirBuffer) {
 TEST(DeadCode, RemovesUnreadBuffersFiltersAndUnusedLets) {
     using namespace Halide::Internal;
     FilterGraph g;
-    g.buffers = {Buffer{"in", Halide::Float(32), {4}, BufferKind::Input, {}, {}, false, {}, false, {}},
-                 Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}, false, {}, false, {}},
-                 Buffer{"unused", Halide::Float(32), {4}, BufferKind::Intermediate, {}, {}, false, {}, false, {}}};
+    g.buffers = {Buffer{"in", Halide::Float(32), {4}, BufferKind::Input, {}, {}},
+                 Buffer{"out", Halide::Float(32), {4}, BufferKind::Output, {}, {}},
+                 Buffer{"unused", Halide::Float(32), {4}, BufferKind::Intermediate, {}, {}}};
     g.args = {"in", "out"};
     Halide::Expr i = Variable::make(Halide::Int(32), "i");
     Halide::Expr in_i = Load::make(Halide::Float(32), "in", i, Halide::Buffer<>(), Parameter(), const_true(),
