@@ -82,6 +82,9 @@ struct CompileResult {
     /// registers) that would replace those read as sliding windows (`line_buffer_edges` of them).
     int64_t intermediate_words = 0, line_buffer_words = 0;
     int line_buffer_edges = 0;
+    /// Words of on-chip storage the channels between filters use as implemented: FIFOs at
+    /// their depths, line buffers with their window registers, and the arrays that remain.
+    int64_t channel_words = 0;
 };
 
 /// Names of the parts --device accepts.

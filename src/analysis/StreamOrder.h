@@ -40,4 +40,31 @@ struct SlidingWindow {
 /// Pure analysis.
 SlidingWindow sliding_window(const FilterGraph &graph, const Buffer &buffer);
 
+/// How a consumer can read a buffer through a line buffer (see LineBufferPlan).
+struct LineBufferAnalysis {
+    bool found = false;
+    std::string reason;  ///< why not, when not found
+    LineBufferPlan plan;  ///< geometry (plan.applied stays false)
+    /// A loop around the consumer's reads, outermost first, and what it walks: 'p' planes,
+    /// 'y' rows, 'x' columns of the buffer, '1' nothing (one iteration).
+    struct NestLoop {
+        std::string name;
+        int64_t min = 0, extent = 1;
+        char role = '1';
+    };
+    std::vector<NestLoop> loops;
+    /// Buffer index of the window's top-left element, in the loop variables.
+    Halide::Expr corner;
+};
+
+/// Contract: the buffer is an intermediate with one producer writing every element once in
+/// order (planes x height x width, the producer's two innermost moving loops giving width and
+/// height) and one later consumer whose reads of it are all unconditional, in one perfect loop
+/// nest, at constant distances from each other (the window); each loop of the nest with more
+/// than one iteration moves the window by one column, one row or one plane, in that order
+/// from the inside, and no window crosses a row or plane edge. Then every read is the window
+/// element (row, col) of a corner that walks the consumer's region in the producer's order.
+/// One read (a shifted, cropped in-order read) is a 1x1 window. Pure analysis.
+LineBufferAnalysis analyze_line_buffer(const FilterGraph &graph, const Buffer &buffer);
+
 }  // namespace flowhls

@@ -21,6 +21,10 @@ struct Process {
     int64_t done_steps = 0;
     bool started = false;
     std::vector<int> stream_in, stream_out, buffer_in;
+    // A line-buffered consumer: one element of channel `line_channel` per step, its other
+    // streams accessed when a window is complete.
+    const LineBufferPlan *plan = nullptr;
+    int line_channel = -1;
 };
 
 // Accesses of a stream with n elements after t of T steps.
@@ -32,6 +36,27 @@ int64_t accesses(int64_t t, int64_t n, int64_t steps) {
 int64_t steps_within(int64_t allowed, int64_t n, int64_t steps) {
     if (allowed >= n) return steps;
     return static_cast<int64_t>(((static_cast<__int128>(allowed) + 1) * steps - 1) / n);
+}
+
+// Accesses of channel `c` (n elements) by process `p` after t of its steps.
+int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
+    if (!p.plan) return accesses(t, n, p.steps);
+    if (c == p.line_channel) return std::min(t, n);
+    int64_t outputs = std::max<int64_t>(1, p.plan->outputs());
+    return static_cast<int64_t>((static_cast<__int128>(p.plan->outputs_within(t)) * n) / outputs);
+}
+
+// The largest step count t of process `p` whose accesses of channel `c` stay within `allowed`.
+int64_t within(const Process &p, int c, int64_t n, int64_t allowed) {
+    if (!p.plan) return steps_within(allowed, n, p.steps);
+    if (count_at(p, c, n, p.steps) <= allowed) return p.steps;
+    int64_t lo = 0, hi = p.steps;  // count_at(lo) <= allowed < count_at(hi)
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (count_at(p, c, n, mid) <= allowed) lo = mid;
+        else hi = mid;
+    }
+    return lo;
 }
 
 }  // namespace
@@ -60,14 +85,20 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
             procs[c.consumer].buffer_in.push_back(id);
         }
     }
+    for (size_t i = 0; i < channels.size(); i++) {
+        const LineBufferPlan &plan = channels[i].buffer->line_buffer;
+        if (!channels[i].buffer->stream || !plan.applied || plan.consumer != channels[i].consumer) continue;
+        Process &p = procs[channels[i].consumer];
+        p.plan = &plan;
+        p.line_channel = static_cast<int>(i);
+        p.steps = channels[i].count;
+    }
     // Progress of every process and its channels at given step counts.
     auto apply = [&](const std::vector<int64_t> &done) {
         for (size_t p = 0; p < procs.size(); p++) {
             procs[p].done_steps = done[p];
-            for (int c : procs[p].stream_in) channels[c].read = accesses(done[p], channels[c].count, procs[p].steps);
-            for (int c : procs[p].stream_out) {
-                channels[c].written = accesses(done[p], channels[c].count, procs[p].steps);
-            }
+            for (int c : procs[p].stream_in) channels[c].read = count_at(procs[p], c, channels[c].count, done[p]);
+            for (int c : procs[p].stream_out) channels[c].written = count_at(procs[p], c, channels[c].count, done[p]);
         }
     };
     auto consistent = [&] {
@@ -96,15 +127,15 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
                 events = true;
             }
             int64_t t = pr.steps;
-            for (int c : pr.stream_in) t = std::min(t, steps_within(channels[c].written, channels[c].count, pr.steps));
+            for (int c : pr.stream_in) t = std::min(t, within(pr, c, channels[c].count, channels[c].written));
             for (int c : pr.stream_out) {
-                t = std::min(t, steps_within(channels[c].read + channels[c].depth, channels[c].count, pr.steps));
+                t = std::min(t, within(pr, c, channels[c].count, channels[c].read + channels[c].depth));
             }
             if (t <= pr.done_steps) continue;
             pr.done_steps = t;
             moved = true;
-            for (int c : pr.stream_in) channels[c].read = accesses(t, channels[c].count, pr.steps);
-            for (int c : pr.stream_out) channels[c].written = accesses(t, channels[c].count, pr.steps);
+            for (int c : pr.stream_in) channels[c].read = count_at(pr, c, channels[c].count, t);
+            for (int c : pr.stream_out) channels[c].written = count_at(pr, c, channels[c].count, t);
             if (t == pr.steps) {
                 events = true;
                 for (Channel &c : channels) {
@@ -153,14 +184,14 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
             }
             for (int c : pr.stream_in) {
                 const Channel &ch = channels[c];
-                if (accesses(pr.done_steps + 1, ch.count, pr.steps) > ch.written) {
+                if (count_at(pr, c, ch.count, pr.done_steps + 1) > ch.written) {
                     result.blocked.push_back(name + " waits for data on " + ch.buffer->name + " (" +
                                              std::to_string(ch.read) + " of " + std::to_string(ch.count) + " read)");
                 }
             }
             for (int c : pr.stream_out) {
                 const Channel &ch = channels[c];
-                if (accesses(pr.done_steps + 1, ch.count, pr.steps) > ch.read + ch.depth) {
+                if (count_at(pr, c, ch.count, pr.done_steps + 1) > ch.read + ch.depth) {
                     result.blocked.push_back(name + " waits for space on " + ch.buffer->name + " (full at depth " +
                                              std::to_string(ch.depth) + ")");
                     result.full_streams.push_back(ch.buffer->name);

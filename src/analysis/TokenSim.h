@@ -27,7 +27,10 @@ struct TokenSimResult {
 /// complete, moves through its iterations reading and writing each stream in order at its
 /// own rate (element i of a stream with n elements at iteration i*T/n of T), stalls on an
 /// empty input stream or a full output stream (capacity = its depth: `depths[name]`, else the
-/// buffer's stream_depth), and completes its buffer outputs when it finishes. Reports
+/// buffer's stream_depth), and completes its buffer outputs when it finishes. A consumer that
+/// reads a stream through a line buffer (Buffer::line_buffer) takes one element of it per
+/// iteration and accesses its other streams only when a window is complete, so the latency
+/// of its line buffer is modelled exactly. Reports
 /// deadlock when no filter can move before all are done. Pure analysis.
 TokenSimResult simulate_tokens(const FilterGraph &graph, const std::map<std::string, int64_t> &depths = {});
 

@@ -103,9 +103,10 @@ void run_bench(const BenchOptions &options, std::ostream &out) {
     }
     // Storage of the stencil apps: full intermediate arrays versus line buffers (analysis of
     // the root schedules' sliding windows), beside the unified buffer paper's SRAM words.
-    out << "\nIntermediate storage of the root schedules (words; line buffers from the sliding-window analysis):\n";
+    out << "\nIntermediate storage of the root schedules (words): full arrays, line buffers + window registers of\n"
+           "the sliding-window edges, and what the design uses (FIFOs at their depths, line buffers, arrays left):\n";
     out << std::left << std::setw(15) << "example" << std::right << std::setw(14) << "arrays" << std::setw(14)
-        << "line_buffers" << std::setw(8) << "edges" << std::setw(22) << "PUBLISHED sequential" << std::setw(18)
+        << "line_buffers" << std::setw(8) << "edges" << std::setw(10) << "design" << std::setw(22) << "PUBLISHED sequential" << std::setw(18)
         << "PUBLISHED final" << "\n";
     for (const char *app : {"gaussian", "harris", "unsharp", "upsample"}) {
         CompileOptions o;
@@ -122,7 +123,8 @@ void run_bench(const BenchOptions &options, std::ostream &out) {
             }
         }
         out << std::left << std::setw(15) << app << std::right << std::setw(14) << r.intermediate_words
-            << std::setw(14) << r.line_buffer_words << std::setw(8) << r.line_buffer_edges << std::setw(22) << seq
+            << std::setw(14) << r.line_buffer_words << std::setw(8) << r.line_buffer_edges << std::setw(10)
+            << r.channel_words << std::setw(22) << seq
             << std::setw(18) << fin << "\n";
     }
     std::error_code ec;

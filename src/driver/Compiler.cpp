@@ -226,6 +226,8 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     for (const Buffer &b : graph.buffers) {
         if (b.kind != BufferKind::Intermediate || b.scalar) continue;
         result.intermediate_words += b.size();
+        if (b.stream) result.channel_words += b.stream_depth + (b.line_buffer.applied ? b.line_buffer_words : 0);
+        else result.channel_words += b.size();
         if (b.line_buffer_words > 0) {
             result.line_buffer_words += b.line_buffer_words;
             result.line_buffer_edges++;

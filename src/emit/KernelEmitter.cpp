@@ -88,6 +88,8 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     for (const LocalBuffer &l : f.locals) {
         os << "    " << c_type(l.type) << " " << l.name;
         if (!l.scalar) os << "[" << l.size << "]";
+        // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
+        if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
     }
     printer.stmt(f.body, os, 1);

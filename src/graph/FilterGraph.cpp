@@ -53,6 +53,22 @@ int64_t Buffer::size() const {
     return n;
 }
 
+int64_t LineBufferPlan::outputs_within(int64_t steps) const {
+    auto clamp = [](int64_t v, int64_t hi) { return std::max<int64_t>(0, std::min(v, hi)); };
+    int64_t plane_size = height * width;
+    int64_t plane = steps / plane_size, rest = steps % plane_size;
+    int64_t per_plane = out_rows * out_cols;
+    // Whole planes, then whole rows of the current plane, then columns of the current row.
+    int64_t n = clamp(plane - first_plane, out_planes) * per_plane;
+    if (plane < first_plane || plane >= first_plane + out_planes) return n;
+    int64_t row = rest / width, col = rest % width;
+    n += clamp(row - (first_row + rows - 1), out_rows) * out_cols;
+    if (row >= first_row + rows - 1 && row < first_row + rows - 1 + out_rows) {
+        n += clamp(col - (first_col + cols - 1), out_cols);
+    }
+    return n;
+}
+
 const Buffer &FilterGraph::buffer(const std::string &name) const {
     for (const Buffer &b : buffers) {
         if (b.name == name) return b;

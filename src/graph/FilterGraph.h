@@ -39,8 +39,34 @@ struct ArgInterface {
     bool inferred = true;
 };
 
-/// Role of a buffer in the kernel.
+/// A consumer that reads a buffer through a line buffer (unified buffer): it takes the
+/// buffer's elements in the producer's order, one per iteration, keeps the last rows - 1 rows
+/// in line buffers and a rows x cols window in registers, and computes one output iteration
+/// whenever the window is complete. The buffer's layout as the producer writes it is
+/// planes x height x width; set by line-buffers, read by the token simulation.
+struct LineBufferPlan {
+    bool applied = false;
+    int64_t planes = 1, height = 1, width = 1;
+    /// Window extent.
+    int64_t rows = 1, cols = 1;
+    /// Window top-left (plane, row, column) of the consumer's first iteration, and how many
+    /// planes, rows and columns the consumer iterates over.
+    int64_t first_plane = 0, first_row = 0, first_col = 0;
+    int64_t out_planes = 1, out_rows = 1, out_cols = 1;
+    /// Filter (index) that reads through the line buffer, and its line buffer and window
+    /// locals (lines is "" for one-row windows).
+    int consumer = -1;
+    std::string lines, window;
 
+    /// Number of consumer iterations computed within the first `steps` elements read.
+    int64_t outputs_within(int64_t steps) const;
+    /// Number of consumer iterations.
+    int64_t outputs() const { return out_planes * out_rows * out_cols; }
+    /// Words of storage: rows - 1 lines and the window registers.
+    int64_t words() const { return (rows - 1) * width + rows * cols; }
+};
+
+/// Role of a buffer in the kernel.
 enum class BufferKind {
     Input,         ///< kernel argument read by the kernel
     Output,        ///< kernel argument written by the kernel
@@ -85,6 +111,8 @@ struct Buffer {
     ArrayPartition partition;
     /// Protocol of a kernel argument (inputs and outputs).
     ArgInterface interface;
+    /// The consumer reads it through a line buffer (set by line-buffers).
+    LineBufferPlan line_buffer;
 
     /// Number of elements.
     int64_t size() const;

@@ -29,6 +29,8 @@ private:
 
 }  // namespace
 
+Stmt drop_stream_index(const Stmt &body, const std::string &buffer) { return DropStreamIndex(buffer).mutate(body); }
+
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
     PassResult result;
     for (Buffer &b : graph.buffers) {
@@ -53,7 +55,7 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
                 line_words = w.line_words() + w.window_words();
                 reason += "; a " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + " sliding window over rows of " +
                           std::to_string(w.row_width) + ": a line buffer needs " + std::to_string(w.line_words()) +
-                          " words + " + std::to_string(w.window_words()) + " window registers (not applied yet)";
+                          " words + " + std::to_string(w.window_words()) + " window registers";
             }
         }
         result.changed |= stream != b.stream || reason != b.channel_reason || line_words != b.line_buffer_words;
@@ -62,7 +64,7 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
         b.channel_reason = reason;
         if (!stream) continue;
         for (int f : {b.producers[0], b.consumers[0]}) {
-            graph.filters[f].body = DropStreamIndex(b.name).mutate(graph.filters[f].body);
+            graph.filters[f].body = drop_stream_index(graph.filters[f].body, b.name);
         }
     }
     if (result.changed) dead_code(graph);  // the index computations of stream accesses

@@ -14,4 +14,7 @@ namespace flowhls {
 /// reason says so.
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels);
 
+/// The accesses of the stream `buffer` in `body` with index 0 (a FIFO has no address).
+Halide::Internal::Stmt drop_stream_index(const Halide::Internal::Stmt &body, const std::string &buffer);
+
 }  // namespace flowhls

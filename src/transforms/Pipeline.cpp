@@ -17,6 +17,7 @@
 #include "transforms/InlineExprLets.h"
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
+#include "transforms/LineBuffers.h"
 #include "transforms/ScalarReplacement.h"
 #include "transforms/ThreeAddress.h"
 #include "transforms/TrivialBuffers.h"
@@ -67,6 +68,8 @@ const std::vector<PassEntry> &passes() {
          true},
         {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
          [](FilterGraph &g, const PipelineOptions &o) { return detect_streams(g, o.fifo_channels); }},
+        {{"line-buffers", "sliding-window consumers stream their input through line buffers and window registers"},
+         [](FilterGraph &g, const PipelineOptions &o) { return line_buffers(g, o.fifo_channels); }},
         {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
          on_graph(infer_directives)},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
