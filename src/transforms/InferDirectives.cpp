@@ -39,6 +39,13 @@ PassResult infer_directives(FilterGraph &graph) {
         for (const std::vector<std::string> &nest : loops.nests) {
             const std::string &name = nest.back();
             auto it = f.directives.find(name);
+            // A pipelined enclosing loop unrolls this one in the HLS tool: nothing to add.
+            bool inside_pipeline = false;
+            for (size_t i = 0; i + 1 < nest.size(); i++) {
+                auto outer = f.directives.find(nest[i]);
+                inside_pipeline |= outer != f.directives.end() && outer->second.pipeline_ii > 0;
+            }
+            if (inside_pipeline) continue;
             if (it == f.directives.end()) {
                 LoopDirective d;
                 d.pipeline_ii = 1;

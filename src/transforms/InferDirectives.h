@@ -10,7 +10,8 @@ namespace flowhls {
 /// user only unrolled by a factor is pipelined too (LoopDirective::pipeline_inferred); when
 /// the user unrolled it completely, the nearest enclosing loop that is not completely unrolled
 /// gets the inferred pipeline instead if it has no directive. A loop with a user pipeline is
-/// left alone. Changes no filter body.
+/// left alone, and so is an innermost loop inside a pipelined loop (the HLS tool unrolls
+/// it). Changes no filter body.
 PassResult infer_directives(FilterGraph &graph);
 
 }  // namespace flowhls
