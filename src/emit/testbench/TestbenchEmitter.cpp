@@ -132,7 +132,10 @@ std::vector<std::string> user_directive_lines(const FilterGraph &g, HlsTarget ta
         }
     }
     for (const Buffer &b : g.buffers) {
-        if (b.partition.enabled && !b.partition.inferred) line("partition of " + b.name + ": " + b.partition.reason, false, "");
+        if (b.partition.enabled && !b.partition.inferred) {
+            if (b.stream) out.push_back("not applied: partition of " + b.name + ": it is a FIFO stream");
+            else line("partition of " + b.name + ": " + b.partition.reason, false, "");
+        }
         if (b.channel_request == ChannelRequest::Stream) {
             line("stream " + b.name + (b.requested_depth > 0 ? " depth " + std::to_string(b.requested_depth) : ""), false,
                  "no FIFOs; it stays an array");
