@@ -60,11 +60,22 @@ class HlsSchedule {
 public:
     /// Pipeline loop `loop` of `func` with target initiation interval `ii`.
     HlsSchedule &pipeline(const Halide::Func &func, const Halide::Var &loop, int ii = 1);
+    /// Pipeline the loop of reduction variable `loop` (an update definition's loop).
+    HlsSchedule &pipeline(const Halide::Func &func, const Halide::RVar &loop, int ii = 1);
     /// Unroll loop `loop` of `func` by `factor` in the HLS tool (0: completely). Unlike
     /// Halide's unroll, the loop stays a loop in the generated code with a pragma.
     HlsSchedule &unroll(const Halide::Func &func, const Halide::Var &loop, int factor = 0);
-    /// Partition the buffer `func` along its dimension `dim` (0 = innermost).
+    /// Unroll the loop of reduction variable `loop` (an update definition's loop).
+    HlsSchedule &unroll(const Halide::Func &func, const Halide::RVar &loop, int factor = 0);
+    /// Partition the buffer `func` along its dimension `dim` (0 = innermost; -1 with Complete:
+    /// the whole array). Buffers are flattened to one dimension, so only what the flattened
+    /// array can express is accepted (docs/directives.md): cyclic/complete of dimension 0,
+    /// block/complete of the outermost dimension, complete of the whole array.
     HlsSchedule &partition(const Halide::Func &func, int dim, PartitionKind kind, int factor = 0);
+    /// Partition the kernel argument `param` (it needs a bram interface).
+    HlsSchedule &partition(const Halide::ImageParam &param, int dim, PartitionKind kind, int factor = 0);
+    /// Partition the Func or kernel argument called `name` (what the JSON form does).
+    HlsSchedule &partition(const std::string &name, int dim, PartitionKind kind, int factor = 0);
     /// Implement the buffer `func` as a FIFO of `depth` (0: computed). The compiler refuses it
     /// when the accesses do not allow a FIFO, saying why.
     HlsSchedule &stream(const Halide::Func &func, int depth = 0);
@@ -74,6 +85,8 @@ public:
     HlsSchedule &interface(const Halide::ImageParam &param, InterfaceMode mode, const std::string &bundle = "");
     /// Protocol of the kernel argument `output` (an output Func).
     HlsSchedule &interface(const Halide::Func &output, InterfaceMode mode, const std::string &bundle = "");
+    /// Protocol of the kernel argument called `arg` (what the JSON form does).
+    HlsSchedule &interface(const std::string &arg, InterfaceMode mode, const std::string &bundle = "");
     /// Make `region` (the kernel's name: its top function) a dataflow region or not.
     HlsSchedule &dataflow(const std::string &region, bool enable = true);
     /// Inline the filter computing `func` into its caller (`inline` is a C++ keyword).
@@ -85,6 +98,8 @@ public:
     bool empty() const { return directives_.empty(); }
 
 private:
+    HlsSchedule &pipeline_loop(const Halide::Func &func, const std::string &loop, int ii);
+    HlsSchedule &unroll_loop(const Halide::Func &func, const std::string &loop, int factor);
     std::vector<Directive> directives_;
 };
 

@@ -5,6 +5,7 @@
 
 #include "flowhls/Directives.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ struct HalideProgram {
     double rtol = 0.0;
     /// HLS directives (the co-language); what is not given is inferred.
     HlsSchedule directives;
+    /// Other names directives may use for a Func or kernel argument, mapped to its name (the
+    /// ONNX importer maps node names and ONNX value names to the Funcs it creates).
+    std::map<std::string, std::string> directive_aliases;
 };
 
 }  // namespace flowhls

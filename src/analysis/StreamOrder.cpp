@@ -461,4 +461,38 @@ StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
     return v;
 }
 
+StreamVerdict argument_stream_verdict(const FilterGraph &g, const Buffer &b) {
+    StreamVerdict v;
+    bool input = b.kind == BufferKind::Input;
+    if (!input && b.kind != BufferKind::Output) {
+        v.reason = "not a kernel argument";
+        return v;
+    }
+    const std::vector<int> &users = input ? b.consumers : b.producers;
+    const std::vector<int> &others = input ? b.producers : b.consumers;
+    if (users.size() != 1 || !others.empty()) {
+        v.reason = input ? "it is read by " + std::to_string(users.size()) + " filter(s) and written by " +
+                               std::to_string(others.size())
+                         : "it is written by " + std::to_string(users.size()) + " filter(s) and read by " +
+                               std::to_string(others.size());
+        return v;
+    }
+    const Filter &f = g.filters[users[0]];
+    FindAccesses access(b.name);
+    f.body.accept(&access);
+    const std::vector<Access> &list = input ? access.loads : access.stores;
+    if (list.size() != 1) {
+        v.reason = f.name + (input ? " reads" : " writes") + " it in " + std::to_string(list.size()) + " places";
+        return v;
+    }
+    std::string why = in_order(list[0], b.size(), std::string(input ? "the read" : "the write") + " in " + f.name);
+    if (!why.empty()) {
+        v.reason = why;
+        return v;
+    }
+    v.stream = true;
+    v.reason = std::string(input ? "read" : "written") + " once in storage order by " + f.name;
+    return v;
+}
+
 }  // namespace flowhls

@@ -21,6 +21,13 @@ struct StreamVerdict {
 /// coefficient or the access that breaks this. Pure analysis.
 StreamVerdict stream_verdict(const FilterGraph &graph, const Buffer &buffer);
 
+/// Contract: a kernel argument can be an AXI4-Stream port when an input is read (and not
+/// written) by exactly one filter with a single unconditional load, or an output is written
+/// (and not read) by exactly one filter with a single unconditional store, at the affine index
+/// stream_verdict requires: every element once, in storage order. The reason says what breaks
+/// this. Pure analysis.
+StreamVerdict argument_stream_verdict(const FilterGraph &graph, const Buffer &argument);
+
 /// A consumer reading a sliding window over a buffer written in order.
 struct SlidingWindow {
     bool found = false;

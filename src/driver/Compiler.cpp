@@ -151,6 +151,8 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;
+    po.directives.directives = program.directives.directives();
+    po.directives.aliases = program.directive_aliases;
     run_pipeline(graph, po);
     if (options.dump_graph) dump << "// ---- final\n" << print_graph(graph);
 

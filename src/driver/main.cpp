@@ -20,7 +20,7 @@ namespace {
 struct CompileArgs {
     std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
-    std::string test_data, weights = "auto";
+    std::string test_data, weights = "auto", directives;
     double atol = 1e-5, rtol = 1e-4;
     bool no_fold_bn = false, specialize = false;
     uint64_t seed = 1;
@@ -150,6 +150,10 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
 int run_compile(const CompileArgs &a) {
     std::string label, default_dir;
     flowhls::HalideProgram program = program_to_compile(a, &label, &default_dir);
+    if (!a.directives.empty()) {
+        flowhls::HlsSchedule file = flowhls::read_directives_json(a.directives);
+        for (const flowhls::Directive &d : file.directives()) program.directives.add(d);
+    }
     flowhls::CompileOptions o;
     o.target = flowhls::parse_hls_target(a.target);
     o.output_dir = a.output.empty() ? default_dir : a.output;
@@ -233,6 +237,9 @@ int main(int argc, char **argv) {
                       "model inputs used as shapes, axes or pads take their test value as a constant");
     compile->add_flag("--no-fold-batchnorm", ca.no_fold_bn, "keep BatchNormalization nodes instead of folding them into Conv");
     compile->add_option("--name", ca.kernel_name, "kernel (top function) name");
+    compile->add_option("--directives", ca.directives,
+                        "JSON file of HLS directives (pipeline, unroll, partition, stream, interface...; "
+                        "see docs/directives.md)");
     compile->add_option("-s,--schedule", ca.schedule, "schedule of the example (default: its first; random:SEED)");
     compile->add_option("-o,--output", ca.output, "output directory (default: flowhls-out/EXAMPLE_SCHEDULE)");
     compile->add_option("-t,--target", ca.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")->capture_default_str();

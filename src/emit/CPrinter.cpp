@@ -296,6 +296,10 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
             if (!dialect.openmp_parallel) throw Error("parallel loop '" + f->name + "' cannot be printed for this target");
             os << "#pragma omp for\n";
         }
+        auto prefix = loop_prefix_pragmas.find(f->name);
+        if (prefix != loop_prefix_pragmas.end()) {
+            for (const std::string &line : prefix->second) os << line << "\n";
+        }
         os << pad(indent);
         if (dialect.loop_labels && f->for_type != ForType::Parallel) os << "L_" << f->name << ": ";
         os << "for (int32_t " << f->name << " = " << expr(f->min) << "; " << f->name << " < " << bound << "; "

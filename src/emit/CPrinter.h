@@ -39,11 +39,13 @@ class CPrinter {
 public:
     /// `scalars`: buffers printed as scalar variables (their accesses drop the index);
     /// `streams`: buffers that are hls::stream FIFOs (a load is `read()`, a store `write()`).
-    /// `loop_pragmas`: lines printed at the top of a loop's body, by loop name.
+    /// `loop_pragmas`: lines printed at the top of a loop's body, by loop name;
+    /// `loop_prefix_pragmas`: lines printed right before the loop's `for` (`#pragma GCC unroll`).
     explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {}, std::set<std::string> streams = {},
-                      std::map<std::string, std::vector<std::string>> loop_pragmas = {})
+                      std::map<std::string, std::vector<std::string>> loop_pragmas = {},
+                      std::map<std::string, std::vector<std::string>> loop_prefix_pragmas = {})
         : dialect(dialect), scalars(std::move(scalars)), streams(std::move(streams)),
-          loop_pragmas(std::move(loop_pragmas)) {}
+          loop_pragmas(std::move(loop_pragmas)), loop_prefix_pragmas(std::move(loop_prefix_pragmas)) {}
 
     /// The expression as a C expression (fully parenthesized where it matters).
     std::string expr(const Halide::Expr &e) const;
@@ -56,6 +58,7 @@ private:
     std::set<std::string> scalars;
     std::set<std::string> streams;
     std::map<std::string, std::vector<std::string>> loop_pragmas;
+    std::map<std::string, std::vector<std::string>> loop_prefix_pragmas;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
     // Prints `target = element` for every lane, under `predicate` when it is not true.

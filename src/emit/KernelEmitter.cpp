@@ -69,21 +69,31 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     for (const LocalBuffer &l : f.locals) {
         if (l.scalar) scalars.insert(l.name);
     }
-    std::map<std::string, std::vector<std::string>> pragmas;
-    if (style.vitis_pragmas) {
-        for (const auto &d : f.directives) {
-            if (d.second.pipeline_ii > 0) {
-                pragmas[d.first].push_back("#pragma HLS PIPELINE II=" + std::to_string(d.second.pipeline_ii));
-            }
+    std::map<std::string, std::vector<std::string>> pragmas, prefix_pragmas;
+    for (const auto &d : f.directives) {
+        if (style.vitis_pragmas && d.second.pipeline_ii > 0) {
+            pragmas[d.first].push_back("#pragma HLS PIPELINE II=" + std::to_string(d.second.pipeline_ii));
+        }
+        if (style.vitis_pragmas && d.second.unroll != 0) {
+            pragmas[d.first].push_back(d.second.unroll == kUnrollComplete
+                                           ? "#pragma HLS UNROLL"
+                                           : "#pragma HLS UNROLL factor=" + std::to_string(d.second.unroll));
+        }
+        if (style.bambu_pragmas && d.second.unroll != 0) {
+            // GCC and Clang unroll completely when the count exceeds the trip count.
+            prefix_pragmas[d.first].push_back(
+                "#pragma GCC unroll " + std::to_string(d.second.unroll == kUnrollComplete ? 65534 : d.second.unroll));
         }
     }
-    CPrinter printer(dialect, scalars, streams, pragmas);
+    CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
-    os << "static " << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
+    bool always_inline = style.bambu_pragmas && f.inline_function;
+    os << (always_inline ? "static inline __attribute__((always_inline)) " : "static ") << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
     std::vector<const Buffer *> params = call_parameters(g, f);
     for (size_t i = 0; i < params.size(); i++) os << (i ? ", " : "") << parameter(f, *params[i], style.streams);
     os << ") {\n";
+    if (style.vitis_pragmas && f.inline_function) os << "#pragma HLS INLINE\n";
     if (!f.returns.empty()) os << "    " << c_type(g.buffer(f.returns).type) << " " << f.returns << ";\n";
     for (const LocalBuffer &l : f.locals) {
         os << "    " << c_type(l.type) << " " << l.name;
@@ -91,6 +101,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
+        if (style.vitis_pragmas && !l.scalar) os << vitis_partition_pragma(l.name, l.partition);
     }
     printer.stmt(f.body, os, 1);
     if (!f.returns.empty()) os << "    return " << f.returns << ";\n";
@@ -148,6 +159,13 @@ std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target
     return out;
 }
 
+std::string vitis_partition_pragma(const std::string &name, const ArrayPartition &p) {
+    if (!p.enabled) return "";
+    std::string line = "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(p.kind);
+    if (p.kind != PartitionKind::Complete) line += " factor=" + std::to_string(p.factor);
+    return line + " dim=1\n";
+}
+
 std::string array_parameter(const Buffer &b, bool read_only) {
     return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + "[" + std::to_string(b.size()) + "]";
 }
@@ -184,14 +202,39 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     for (const Filter &f : g.filters) print_filter(g, f, style, k);
 
     k << top_signature(g) << " {\n";
+    if (style.bambu_pragmas) {
+        for (const std::string &a : g.args) {
+            const Buffer &b = g.buffer(a);
+            if (b.interface.inferred) continue;
+            switch (b.interface.mode) {
+            case InterfaceMode::MAxi:
+                k << "#pragma HLS interface port=" << b.name << " mode=m_axi offset=direct"
+                  << (b.interface.bundle.empty() ? "" : " bundle=" + b.interface.bundle) << "\n";
+                break;
+            case InterfaceMode::Axis: k << "#pragma HLS interface port=" << b.name << " mode=axis\n"; break;
+            case InterfaceMode::Bram: break;  // an array argument is a memory port by default
+            }
+        }
+    }
     if (style.vitis_pragmas) {
         int bundle = 0;
         for (const std::string &a : g.args) {
             const Buffer &b = g.buffer(a);
-            k << "#pragma HLS INTERFACE m_axi port=" << b.name << " offset=slave bundle=gmem" << bundle++
-              << " depth=" << b.size() << "\n";
+            std::string own_bundle = "gmem" + std::to_string(bundle++);
+            switch (b.interface.mode) {
+            case InterfaceMode::MAxi:
+                k << "#pragma HLS INTERFACE m_axi port=" << b.name << " offset=slave bundle="
+                  << (b.interface.bundle.empty() ? own_bundle : b.interface.bundle) << " depth=" << b.size() << "\n";
+                break;
+            // Vitis accepts axis on an array argument accessed in order (checked by detect-streams).
+            case InterfaceMode::Axis: k << "#pragma HLS INTERFACE axis port=" << b.name << "\n"; break;
+            case InterfaceMode::Bram: k << "#pragma HLS INTERFACE bram port=" << b.name << "\n"; break;
+            }
         }
         k << "#pragma HLS INTERFACE s_axilite port=return\n";
+        for (const Buffer &b : g.buffers) {
+            if (b.kind != BufferKind::Intermediate) k << vitis_partition_pragma(b.name, b.partition);
+        }
         if (g.dataflow.legal) {
             k << "#pragma HLS DATAFLOW\n";
         } else {
@@ -214,6 +257,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
         k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
         if (!b.scalar) k << "[" << b.size() << "]";
         k << ";\n";
+        if (style.vitis_pragmas && !b.scalar) k << vitis_partition_pragma(b.name, b.partition);
     }
     for (const Filter &f : g.filters) {
         k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";

@@ -20,6 +20,9 @@ struct KernelStyle {
     std::string tool;
     /// Vitis interface pragmas on the top function and `#pragma HLS DATAFLOW` when legal.
     bool vitis_pragmas = false;
+    /// What PandA-Bambu honours of the user's directives: `#pragma GCC unroll`, always_inline
+    /// functions and `#pragma HLS interface port=X mode=...` on the top function.
+    bool bambu_pragmas = false;
     /// Buffers marked as streams become hls::stream FIFOs (otherwise they stay arrays).
     bool streams = false;
 };
@@ -36,6 +39,9 @@ constexpr int64_t kStaticArrayBytes = 64 * 1024;
 /// Source files emit_kernel writes for the graph's Constant buffers (one per ROM), relative
 /// to the project directory.
 std::vector<std::string> rom_source_files(const FilterGraph &graph, HlsTarget target);
+
+/// The Vitis ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled).
+std::string vitis_partition_pragma(const std::string &name, const ArrayPartition &p);
 
 /// The C parameter declaration of buffer `b` ("const float input[4096]").
 std::string array_parameter(const Buffer &b, bool read_only);

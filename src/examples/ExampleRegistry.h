@@ -13,8 +13,8 @@ namespace flowhls {
 struct ExampleSchedule {
     std::string name;
     std::string description;
-    /// Applies the schedule to a freshly built algorithm.
-    std::function<void(const HalideProgram &)> apply;
+    /// Applies the schedule to a freshly built algorithm (Halide schedule and HLS directives).
+    std::function<void(HalideProgram &)> apply;
 };
 
 /// One bundled example.

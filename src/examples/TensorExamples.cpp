@@ -46,6 +46,20 @@ ExampleDef gemm() {
              Halide::RVar k(prod.update().get_schedule().rvars().at(0).var);
              prod.update().reorder(prod.args()[0], k, prod.args()[1]);
          }},
+        {"hls_unroll",
+         "product at the root; HLS directives: the k loop unrolled completely (the i loop pipelined), A and B on "
+         "bram ports partitioned so a row of A and a column of B are read at once",
+         [](HalideProgram &p) {
+             Func prod = stage(p, "prod");
+             prod.compute_root();
+             Halide::RVar k(prod.update().get_schedule().rvars().at(0).var);
+             std::string a = p.inputs.at(0).param.name(), b = p.inputs.at(1).param.name();
+             p.directives.unroll(prod, k)
+                 .interface(a, InterfaceMode::Bram)
+                 .interface(b, InterfaceMode::Bram)
+                 .partition(a, 0, PartitionKind::Complete)
+                 .partition(b, 1, PartitionKind::Complete);
+         }},
         {"vectorized", "product at the root, i vectorized by 8 (bambu maps vectors; vitis refuses it)",
          [](const HalideProgram &p) {
              Func prod = stage(p, "prod");

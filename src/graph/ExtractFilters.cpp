@@ -24,6 +24,17 @@ int64_t constant_size(const std::vector<Halide::Expr> &extents, const Scope<Inte
     return -1;
 }
 
+// Extent of each dimension of an allocation (innermost first) when all are constants, else {}.
+std::vector<int64_t> constant_dims(const std::vector<Halide::Expr> &extents) {
+    std::vector<int64_t> dims;
+    for (const Halide::Expr &e : extents) {
+        const int64_t *c = as_const_int(simplify(Halide::cast<int64_t>(e)));
+        if (!c) return {};
+        dims.push_back(*c);
+    }
+    return dims;
+}
+
 // Removes Allocate/Free nodes from a filter body, recording them as locals.
 class HoistAllocations : public IRMutator {
 public:
@@ -78,13 +89,18 @@ private:
                                   const_true(), mutate(op->body));
         }
         bool found = false;
+        std::vector<int64_t> dims = constant_dims(extents);
         for (LocalBuffer &l : locals) {
             if (l.name == op->name) {
                 l.size = std::max(l.size, size);
+                if (l.dims != dims) l.dims.clear();
                 found = true;
             }
         }
-        if (!found) locals.push_back(LocalBuffer{op->name, op->type, size});
+        if (!found) {
+            locals.push_back(LocalBuffer{op->name, op->type, size});
+            locals.back().dims = dims;
+        }
         return mutate(op->body);
     }
     Stmt visit(const Free *) override { return Evaluate::make(0); }
@@ -110,6 +126,7 @@ public:
             b.name = a->name;
             b.type = a->type;
             b.shape = {size};
+            b.dims = constant_dims(a->extents);
             b.kind = BufferKind::Intermediate;
             root_allocations.push_back(b);
             walk(a->body);
@@ -184,6 +201,7 @@ FilterGraph extract_filters(const LoweredProgram &program) {
         if (users.empty()) continue;
         if (users.size() == 1) {
             graph.filters[*users.begin()].locals.push_back(LocalBuffer{b.name, b.type, b.shape[0]});
+            graph.filters[*users.begin()].locals.back().dims = b.dims;
             continue;
         }
         kept.push_back(b);

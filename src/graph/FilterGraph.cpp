@@ -126,6 +126,18 @@ std::string type_name(Halide::Type type) {
     return os.str();
 }
 
+namespace {
+
+// " partition cyclic 4 (reason)" or "".
+std::string partition_text(const ArrayPartition &p) {
+    if (!p.enabled) return "";
+    std::string s = " partition " + partition_kind_name(p.kind);
+    if (p.kind != PartitionKind::Complete) s += " " + std::to_string(p.factor);
+    return s + " (" + p.reason + ")";
+}
+
+}  // namespace
+
 std::string print_graph(const FilterGraph &graph) {
     std::ostringstream os;
     os << "graph " << graph.name << "  (float arithmetic is strict IEEE; strict_float() not shown)\n";
@@ -133,6 +145,11 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
            << shape_text(b.shape) << (b.scalar ? " scalar" : "") << "  producers: " << filter_names(graph, b.producers)
            << "  consumers: " << filter_names(graph, b.consumers) << "\n";
+        if (b.partition.enabled) os << "   " << partition_text(b.partition) << "\n";
+        if (!b.interface.inferred) {
+            os << "    interface: " << interface_mode_name(b.interface.mode)
+               << (b.interface.bundle.empty() ? "" : " bundle " + b.interface.bundle) << " (directive)\n";
+        }
         if (!b.channel_reason.empty()) {
             os << "    channel: "
                << (b.stream ? "stream depth " + std::to_string(b.stream_depth) : std::string("buffer")) << " ("
@@ -146,16 +163,26 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  dataflow: "
            << (graph.dataflow.legal ? "yes" : "no (" + graph.dataflow.reason + ")") << "\n";
     }
+    if (graph.dataflow_disabled) os << "  dataflow region turned off (directive)\n";
     if (!graph.token_check.empty()) os << "  token simulation: " << graph.token_check << "\n";
     for (const Filter &f : graph.filters) {
         os << "filter " << f.name << " -> " << f.function_name;
         if (!f.returns.empty()) os << " returns " << f.returns;
         os << "\n";
+        if (f.inline_function) os << "  inline (directive)\n";
+        for (const auto &d : f.directives) {
+            if (d.second.inferred) continue;
+            os << "  loop " << d.first << ":";
+            if (d.second.pipeline_ii > 0) os << " pipeline II=" << d.second.pipeline_ii << (d.second.pipeline_inferred ? " (inferred)" : "");
+            if (d.second.unroll == kUnrollComplete) os << " unroll complete";
+            else if (d.second.unroll > 0) os << " unroll " << d.second.unroll;
+            os << "\n";
+        }
         os << "  reads: " << (f.reads.empty() ? "-" : join(f.reads, ", ")) << "\n";
         os << "  writes: " << (f.writes.empty() ? "-" : join(f.writes, ", ")) << "\n";
         for (const LocalBuffer &l : f.locals) {
             os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]" << (l.scalar ? " scalar" : "")
-               << "\n";
+               << partition_text(l.partition) << "\n";
         }
         std::ostringstream body;
         body << HideStrictFloat().mutate(f.body);

@@ -107,7 +107,11 @@ struct Buffer {
     /// The user's stream / ping_pong directive, and the FIFO depth it asks for (0: computed).
     ChannelRequest channel_request = ChannelRequest::Auto;
     int64_t requested_depth = 0;
-    /// ARRAY_PARTITION of an intermediate array.
+    /// Extent of each dimension of the Func's storage, innermost first, when all are constants
+    /// (intermediates; kernel arguments use `shape`). What a partition directive on a Func
+    /// dimension is translated with.
+    std::vector<int64_t> dims;
+    /// ARRAY_PARTITION of an intermediate array (or of a kernel argument with a bram interface).
     ArrayPartition partition;
     /// Protocol of a kernel argument (inputs and outputs).
     ArgInterface interface;
@@ -129,6 +133,8 @@ struct LocalBuffer {
     int64_t size = 0;
     /// A one-element local printed as a scalar variable (set by trivial-buffers).
     bool scalar = false;
+    /// Extent of each dimension of the Func's storage, innermost first, when all are constants.
+    std::vector<int64_t> dims;
     /// ARRAY_PARTITION of the local array.
     ArrayPartition partition;
 };
@@ -144,6 +150,8 @@ struct LoopDirective {
     int64_t unroll = 0;
     /// Set by infer-directives rather than given by the user.
     bool inferred = false;
+    /// The user only unrolled this loop; infer-directives added the pipeline (docs/directives.md).
+    bool pipeline_inferred = false;
 };
 
 /// A filter: one root-level producer of the lowered pipeline with its loop nest.

@@ -1,53 +1,100 @@
 // balance_streams: FIFO depths from a token-level simulation of the dataflow graph.
 #include "transforms/BalanceStreams.h"
 #include "analysis/TokenSim.h"
+#include "flowhls/Error.h"
 
 #include <map>
+#include <set>
 
 namespace flowhls {
+
+namespace {
+
+struct Balance {
+    std::map<std::string, int64_t> depth;
+    TokenSimResult result;
+};
+
+// Doubles the depth of the full streams not in `fixed` until the simulation completes or
+// nothing can grow, then shrinks each enlarged one to the smallest depth that still completes.
+Balance balance(const FilterGraph &g, std::map<std::string, int64_t> depth, const std::map<std::string, int64_t> &size,
+                const std::set<std::string> &fixed) {
+    std::map<std::string, int64_t> initial = depth;
+    TokenSimResult r = simulate_tokens(g, depth);
+    while (r.deadlock && !r.full_streams.empty()) {
+        bool grew = false;
+        for (const std::string &s : r.full_streams) {
+            if (fixed.count(s)) continue;
+            int64_t d = std::min(depth[s] * 2, size.at(s));
+            grew |= d != depth[s];
+            depth[s] = d;
+        }
+        if (!grew) break;
+        r = simulate_tokens(g, depth);
+    }
+    if (!r.deadlock) {
+        for (auto &entry : depth) {
+            if (entry.second == initial[entry.first]) continue;
+            int64_t lo = initial[entry.first], hi = entry.second;
+            while (lo < hi) {
+                int64_t mid = lo + (hi - lo) / 2;
+                entry.second = mid;
+                if (simulate_tokens(g, depth).deadlock) lo = mid + 1;
+                else hi = mid;
+            }
+            entry.second = hi;
+        }
+    }
+    return {depth, r};
+}
+
+}  // namespace
 
 PassResult balance_streams(FilterGraph &g) {
     PassResult result;
     std::map<std::string, int64_t> depth, size;
+    std::set<std::string> fixed;
     for (const Buffer &b : g.buffers) {
         if (!b.stream) continue;
-        depth[b.name] = kStreamDepth;
+        depth[b.name] = b.requested_depth > 0 ? b.requested_depth : kStreamDepth;
+        if (b.requested_depth > 0) fixed.insert(b.name);
         size[b.name] = b.size();
     }
     std::string verdict;
     if (!depth.empty()) {
-        std::map<std::string, int64_t> initial = depth;
-        TokenSimResult r = simulate_tokens(g, depth);
-        while (r.deadlock && !r.full_streams.empty()) {
-            bool grew = false;
-            for (const std::string &s : r.full_streams) {
-                int64_t d = std::min(depth[s] * 2, size[s]);
-                grew |= d != depth[s];
-                depth[s] = d;
-            }
-            if (!grew) break;
-            r = simulate_tokens(g, depth);
-        }
-        if (r.deadlock) {
-            verdict = "deadlock that no FIFO depth resolves:";
-            for (const std::string &line : r.blocked) verdict += " " + line + ";";
-        } else {
-            // Smallest depth of each enlarged stream that still completes.
-            for (auto &entry : depth) {
-                if (entry.second == initial[entry.first]) continue;
-                int64_t lo = initial[entry.first], hi = entry.second;
-                while (lo < hi) {
-                    int64_t mid = lo + (hi - lo) / 2;
-                    entry.second = mid;
-                    if (simulate_tokens(g, depth).deadlock) lo = mid + 1;
-                    else hi = mid;
+        Balance r = balance(g, depth, size, fixed);
+        if (r.result.deadlock && !fixed.empty()) {
+            // Would computed depths complete? Then the user's depth is the cause.
+            std::map<std::string, int64_t> free_depth = depth;
+            for (const std::string &s : fixed) free_depth[s] = kStreamDepth;
+            Balance free = balance(g, free_depth, size, {});
+            if (!free.result.deadlock) {
+                std::string which;
+                for (const std::string &s : fixed) {
+                    if (free.depth[s] > depth[s]) {
+                        which += (which.empty() ? "" : ", ") + s + " (depth " + std::to_string(depth[s]) +
+                                 ", needs " + std::to_string(free.depth[s]) + ")";
+                    }
                 }
-                entry.second = hi;
+                std::string blocked;
+                for (const std::string &line : r.result.blocked) blocked += " " + line + ";";
+                throw Error("stream directive: the FIFO depth given for " + which +
+                            " deadlocks the dataflow region (token simulation:" + blocked +
+                            "); give a larger depth or let flowhls compute it (depth 0)");
             }
+        }
+        depth = r.depth;
+        if (r.result.deadlock) {
+            verdict = "deadlock that no FIFO depth resolves:";
+            for (const std::string &line : r.result.blocked) verdict += " " + line + ";";
+        } else {
             int enlarged = 0;
-            for (auto &entry : depth) enlarged += entry.second != initial[entry.first];
+            for (auto &entry : depth) {
+                enlarged += entry.second != (fixed.count(entry.first) ? entry.second : kStreamDepth);
+            }
             verdict = "no deadlock (" + std::to_string(depth.size()) + " stream(s), " + std::to_string(enlarged) +
-                      " deepened to balance reconvergent paths)";
+                      " deepened to balance reconvergent paths" +
+                      (fixed.empty() ? "" : ", " + std::to_string(fixed.size()) + " with the depth of a directive") + ")";
         }
     }
     for (Buffer &b : g.buffers) {

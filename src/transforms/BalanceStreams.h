@@ -10,7 +10,9 @@ namespace flowhls {
 /// producer is blocked on it (up to the stream's element count), then lowers each enlarged
 /// depth to the smallest that still completes (binary search, other depths fixed). Sets
 /// Buffer::stream_depth and FilterGraph::token_check (the verdict, with the depths). Changes
-/// no filter body.
+/// no filter body. A stream with a depth from a stream directive (Buffer::requested_depth)
+/// starts at that depth and is never changed; if the simulation then deadlocks while computed
+/// depths would complete, throws flowhls::Error naming the stream and the depth it needs.
 PassResult balance_streams(FilterGraph &graph);
 
 }  // namespace flowhls

@@ -1,6 +1,7 @@
 // detect_streams: FIFO channels between filters, proven from the access order.
 #include "transforms/DetectStreams.h"
 #include "analysis/StreamOrder.h"
+#include "flowhls/Error.h"
 #include "transforms/DeadCode.h"
 
 namespace flowhls {
@@ -27,17 +28,57 @@ private:
     }
 };
 
+// Throws unless every axis interface directive is on an argument accessed once, in order.
+void check_axis_arguments(const FilterGraph &graph) {
+    for (const Buffer &b : graph.buffers) {
+        if (b.interface.inferred || b.interface.mode != InterfaceMode::Axis) continue;
+        StreamVerdict v = argument_stream_verdict(graph, b);
+        if (!v.stream) {
+            throw Error("interface directive: kernel argument '" + b.name +
+                        "' cannot be an AXI4-Stream (axis) port: " + v.reason +
+                        "; an axis port delivers each element once, in storage order (use m_axi or bram)");
+        }
+    }
+}
+
 }  // namespace
 
 Stmt drop_stream_index(const Stmt &body, const std::string &buffer) { return DropStreamIndex(buffer).mutate(body); }
 
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
     PassResult result;
+    check_axis_arguments(graph);
     for (Buffer &b : graph.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        if (b.kind != BufferKind::Intermediate) continue;
+        if (b.scalar) {
+            if (b.channel_request != ChannelRequest::Auto) {
+                throw Error(std::string(b.channel_request == ChannelRequest::Stream ? "stream" : "ping_pong") +
+                            " directive: buffer '" + b.name +
+                            "' holds a single value, passed between filters as a scalar (trivial-buffers)");
+            }
+            continue;
+        }
         bool stream = false;
         std::string reason;
-        if (!graph.dataflow.legal) {
+        if (b.channel_request == ChannelRequest::Stream) {
+            StreamVerdict v = stream_verdict(graph, b);
+            if (!v.stream) {
+                throw Error("stream directive: buffer '" + b.name + "' cannot be a FIFO: " + v.reason +
+                            " (a FIFO needs one producer writing every element once and one later consumer "
+                            "reading them once, in the same order)");
+            }
+            if (!graph.dataflow.legal) {
+                throw Error("stream directive: buffer '" + b.name +
+                            "' can only be a FIFO inside a dataflow region, and the top function is not one: " +
+                            graph.dataflow.reason);
+            }
+            stream = fifo_channels;
+            reason = fifo_channels ? "stream directive; " + v.reason
+                                   : "array: stream directive not applied, this target has no FIFOs (" + v.reason + ")";
+        } else if (b.channel_request == ChannelRequest::PingPong) {
+            reason = graph.dataflow.legal ? "ping-pong: ping_pong directive"
+                                          : "array: ping_pong directive, but the top function is not a dataflow region";
+        } else if (!graph.dataflow.legal) {
             reason = "array: the top function is not a dataflow region";
         } else if (!fifo_channels) {
             StreamVerdict v = stream_verdict(graph, b);

@@ -11,7 +11,10 @@ namespace flowhls {
 /// dataflow every intermediate stays an array. The accesses of a stream get index 0 (a FIFO
 /// has no address) and the index computations left unused are removed (dead-code).
 /// Without `fifo_channels` (targets without hls::stream) nothing becomes a stream and the
-/// reason says so.
+/// reason says so. User directives: a buffer with a stream directive must pass stream_verdict
+/// inside a dataflow region (else flowhls::Error with the verdict's reason; on a target without
+/// FIFOs it stays an array, reported as not applied); a ping_pong directive keeps it an array;
+/// an axis interface directive must pass argument_stream_verdict (else flowhls::Error).
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels);
 
 /// The accesses of the stream `buffer` in `body` with index 0 (a FIFO has no address).

@@ -6,7 +6,12 @@
 namespace flowhls {
 
 /// Contract: every innermost serial loop of every filter (a loop containing no other loop)
-/// that has no directive yet gets `pipeline II=1`, marked as inferred. Changes no filter body.
+/// that has no directive yet gets `pipeline II=1`, marked as inferred. An innermost loop the
+/// user only unrolled by a factor is pipelined too (LoopDirective::pipeline_inferred); when
+/// the user unrolled it completely, the nearest enclosing loop that is not completely unrolled
+/// gets the inferred pipeline instead if it has no directive. A loop with a user pipeline is
+/// left alone, and so is an innermost loop inside a pipelined loop (the HLS tool unrolls
+/// it). Changes no filter body.
 PassResult infer_directives(FilterGraph &graph);
 
 }  // namespace flowhls

@@ -94,6 +94,8 @@ bool merge_producers(FilterGraph &g) {
             merged.name += "_" + f.name;
             merged.body = Block::make(merged.body, f.body);
             merged.locals.insert(merged.locals.end(), f.locals.begin(), f.locals.end());
+            merged.directives.insert(f.directives.begin(), f.directives.end());
+            merged.inline_function |= f.inline_function;
         }
         g.filters.erase(g.filters.begin() + first, g.filters.begin() + last + 1);
         g.filters.insert(g.filters.begin() + first, merged);

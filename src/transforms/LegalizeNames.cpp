@@ -58,6 +58,8 @@ public:
     RenameInFilter(NameTable &table, const std::map<std::string, std::string> &buffers)
         : table(table), buffers(buffers) {}
     bool changed = false;
+    /// New names of each loop (a name bound twice gets two), for the loop directives.
+    std::map<std::string, std::vector<std::string>> loop_names;
 
 private:
     NameTable &table;
@@ -109,6 +111,7 @@ private:
     Stmt visit(const For *op) override {
         Halide::Expr min = mutate(op->min), extent = mutate(op->extent);
         std::string n = bind(op->name);
+        loop_names[op->name].push_back(n);
         Stmt body = mutate(op->body);
         unbind(op->name);
         return For::make(n, min, extent, op->for_type, op->device_api, body);
@@ -195,6 +198,15 @@ PassResult legalize_names(FilterGraph &graph) {
         RenameInFilter rename(local, names);
         f.body = rename.mutate(f.body);
         result.changed |= rename.changed;
+        // Loop directives follow their loops (a directive on a loop that no longer exists goes).
+        std::map<std::string, LoopDirective> directives;
+        for (const auto &d : f.directives) {
+            auto it = rename.loop_names.find(d.first);
+            if (it == rename.loop_names.end()) continue;
+            for (const std::string &n : it->second) directives[n] = d.second;
+        }
+        result.changed |= directives.size() != f.directives.size();
+        f.directives = directives;
     }
     recompute_edges(graph);
     return result;

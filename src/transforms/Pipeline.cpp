@@ -9,6 +9,7 @@
 
 #include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
+#include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
@@ -36,6 +37,10 @@ struct PassEntry {
 PassResult check_dataflow(FilterGraph &graph) {
     DataflowVerdict before = graph.dataflow;
     graph.dataflow = check_dataflow_legality(graph);
+    if (graph.dataflow_disabled) {
+        graph.dataflow.legal = false;
+        graph.dataflow.reason = "the dataflow directive turns the dataflow region of " + graph.name + " off";
+    }
     PassResult r;
     r.changed = before.legal != graph.dataflow.legal || before.reason != graph.dataflow.reason;
     return r;
@@ -52,6 +57,8 @@ PassFunction on_graph(PassResult (*pass)(FilterGraph &)) {
 const std::vector<PassEntry> &passes() {
     static const std::vector<PassEntry> list = {
         {{"inline-expr-lets", "substitute Let expressions into their uses"}, on_graph(inline_expr_lets), true},
+        {{"apply-directives", "the user's HLS directives (pipeline, unroll, partition, stream, interface...)"},
+         [](FilterGraph &g, const PipelineOptions &o) { return apply_directives(g, o.directives); }},
         {{"legalize-names", "unique C identifiers for functions, buffers and variables"},
          on_graph(legalize_names),
          true},

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graph/FilterGraph.h"
+#include "transforms/ApplyDirectives.h"
 
 #include <iosfwd>
 #include <string>
@@ -19,6 +20,8 @@ struct PipelineOptions {
     bool time_passes = false;
     /// The target has FIFO channels (hls::stream): detect-streams may use them.
     bool fifo_channels = false;
+    /// The user's HLS directives (apply-directives).
+    DirectiveOptions directives;
     std::ostream *dump = nullptr;
     std::ostream *log = nullptr;
 };

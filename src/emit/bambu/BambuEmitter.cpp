@@ -20,6 +20,13 @@ std::string script(const FilterGraph &g, const ProjectSettings &s) {
        << "mkdir -p bambu && cd bambu\n"
        << "bambu ../kernel.c";
     for (const std::string &rom : rom_source_files(g, HlsTarget::Bambu)) os << " ../" << rom;
+    bool interface_pragmas = false;
+    for (const std::string &a : g.args) {
+        const Buffer &b = g.buffer(a);
+        interface_pragmas |= !b.interface.inferred && b.interface.mode != InterfaceMode::Bram;
+    }
+    // The interface pragmas of the top function are read with --interface-type=INFER.
+    if (interface_pragmas) os << " --interface-type=INFER";
     os << " --top-fname=" << g.name << " -I.. -I../include -std=c99 \\\n"
        << "    --clock-period=" << std::setprecision(6) << 1000.0 / s.clock_mhz << " --device-name=" << s.bambu_device
        << " \\\n"
@@ -39,6 +46,7 @@ std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const Projec
     style.source_file = kernel_source_file(HlsTarget::Bambu);
     style.tool = "PandA-Bambu";
     style.vitis_pragmas = false;
+    style.bambu_pragmas = true;
     std::vector<EmittedFile> files = emit_kernel(graph, style);
     files.push_back({"run_bambu.sh", script(graph, settings)});
     return files;

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -370,6 +371,7 @@ private:
         t.shape = shape;
         t.constant = constant;
         std::string pname = fresh_name((constant.defined() ? "w_" : "") + name);
+        alias(name, pname);
         Halide::ImageParam param(t.type, static_cast<int>(std::max<size_t>(shape.size(), 1)), pname);
         if (constant.defined()) param.set(constant);
         std::vector<Halide::Var> vars = make_vars(t.rank());
@@ -469,6 +471,8 @@ private:
                 f.compute_root();
                 t.func = f;
                 filters_.insert(f.name());
+                alias(t.name, f.name());
+                if (i == 0) alias(n.name(), f.name());
             }
             tensors_[t.name] = t;
         }
@@ -541,6 +545,7 @@ private:
         }
         for (auto &e : params_) e.second.param.reset();
         attach_test_data(p, output_types);
+        p.directive_aliases = aliases_;
         return p;
     }
 
@@ -597,6 +602,11 @@ private:
     std::vector<size_t> kernel_inputs_;  // indices into graph_inputs_ of the kernel's inputs
     std::set<std::string> used_names_;
     std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
+    // ONNX node and value names -> the Func or parameter made for them (HalideProgram::directive_aliases).
+    std::map<std::string, std::string> aliases_;
+    void alias(const std::string &onnx_name, const std::string &name) {
+        if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
+    }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
     std::vector<UnsupportedNode> failed_;
     std::set<std::string> poisoned_;  // values of nodes that could not be converted

@@ -1,0 +1,307 @@
+// apply_directives: the user's HLS directives resolved by name and recorded in the filter graph.
+#include "transforms/ApplyDirectives.h"
+#include "flowhls/Error.h"
+
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+
+namespace {
+
+struct LoopRef {
+    int filter = 0;
+    std::string name;
+    ForType type = ForType::Serial;
+};
+
+// Every loop of every filter body, in order.
+class CollectLoops : public IRVisitor {
+public:
+    explicit CollectLoops(int filter) : filter(filter) {}
+    std::vector<LoopRef> loops;
+
+private:
+    using IRVisitor::visit;
+    int filter;
+    void visit(const For *op) override {
+        loops.push_back({filter, op->name, op->for_type});
+        IRVisitor::visit(op);
+    }
+};
+
+// "f.s0.x.xi" -> {"f", "x.xi"}; {"", ""} if the name has no ".sN." stage part.
+std::pair<std::string, std::string> split_loop_name(const std::string &name) {
+    for (size_t at = name.find(".s"); at != std::string::npos; at = name.find(".s", at + 1)) {
+        size_t digits = at + 2, end = digits;
+        while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) end++;
+        if (end > digits && end < name.size() && name[end] == '.') return {name.substr(0, at), name.substr(end + 1)};
+    }
+    return {"", ""};
+}
+
+// Whether loop variable path `var` ("x.xi", "k$x") is the loop the user called `loop`.
+bool loop_matches(const std::string &var, const std::string &loop) {
+    auto ends_with = [&](const std::string &suffix) {
+        return var == suffix ||
+               (var.size() > suffix.size() && var.compare(var.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+                var[var.size() - suffix.size() - 1] == '.');
+    };
+    return ends_with(loop) || (loop.find('$') == std::string::npos && ends_with(loop + "$x"));
+}
+
+std::string join(const std::set<std::string> &names) {
+    std::string s;
+    for (const std::string &n : names) s += (s.empty() ? "" : ", ") + n;
+    return s.empty() ? "none" : s;
+}
+
+class Applier {
+public:
+    Applier(FilterGraph &graph, const DirectiveOptions &options) : g(graph), options(options) {
+        for (size_t i = 0; i < g.filters.size(); i++) {
+            CollectLoops c(static_cast<int>(i));
+            g.filters[i].body.accept(&c);
+            loops.insert(loops.end(), c.loops.begin(), c.loops.end());
+            funcs.insert(g.filters[i].name);
+            for (const LocalBuffer &l : g.filters[i].locals) funcs.insert(l.name);
+        }
+        for (const LoopRef &l : loops) {
+            std::string f = split_loop_name(l.name).first;
+            if (!f.empty()) funcs.insert(f);
+        }
+        for (const Buffer &b : g.buffers) funcs.insert(b.name);
+    }
+
+    PassResult run() {
+        PassResult result;
+        for (const Directive &d : options.directives) {
+            apply(d);
+            result.changed = true;
+        }
+        // Checked once all are applied, so the order of the directives does not matter.
+        for (const Buffer &b : g.buffers) {
+            bool arg = b.kind == BufferKind::Input || b.kind == BufferKind::Output;
+            if (arg && b.partition.enabled && b.interface.mode != InterfaceMode::Bram) {
+                throw Error(partition_origin.at(b.name) + ": kernel argument '" + b.name + "' has an " +
+                            interface_mode_name(b.interface.mode) +
+                            " interface; only an argument with a bram interface (on-chip memory the caller "
+                            "attaches) can be partitioned: add interface " + b.name + " bram");
+            }
+        }
+        return result;
+    }
+
+private:
+    FilterGraph &g;
+    const DirectiveOptions &options;
+    std::vector<LoopRef> loops;
+    std::set<std::string> funcs;
+    std::map<std::string, std::string> partition_origin;
+
+    [[noreturn]] void fail(const Directive &d, const std::string &what) const { throw Error(d.origin + ": " + what); }
+
+    // The Func / argument name the directive's target stands for.
+    std::string resolve(const Directive &d) const {
+        if (funcs.count(d.target)) return d.target;
+        auto alias = options.aliases.find(d.target);
+        if (alias != options.aliases.end() && funcs.count(alias->second)) return alias->second;
+        fail(d, "unknown Func '" + d.target + "' (Funcs with loops or storage in the design: " + join(funcs) + ")");
+    }
+
+    void apply(const Directive &d) {
+        switch (d.kind) {
+        case Directive::Kind::Pipeline:
+        case Directive::Kind::Unroll: return apply_loop(d);
+        case Directive::Kind::Partition: return apply_partition(d);
+        case Directive::Kind::Stream:
+        case Directive::Kind::PingPong: return apply_channel(d);
+        case Directive::Kind::Interface: return apply_interface(d);
+        case Directive::Kind::Dataflow: return apply_dataflow(d);
+        case Directive::Kind::Inline: return apply_inline(d);
+        }
+    }
+
+    void apply_loop(const Directive &d) {
+        std::string func = resolve(d);
+        std::set<std::string> vars;
+        int matched = 0;
+        for (const LoopRef &l : loops) {
+            auto parts = split_loop_name(l.name);
+            if (parts.first != func) continue;
+            vars.insert(parts.second);
+            if (!loop_matches(parts.second, d.loop)) continue;
+            if (l.type != ForType::Serial) {
+                fail(d, "loop '" + l.name + "' is not a serial loop (its Halide schedule makes it parallel)");
+            }
+            LoopDirective &ld = g.filters[l.filter].directives[l.name];
+            ld.inferred = false;
+            if (d.kind == Directive::Kind::Pipeline) ld.pipeline_ii = static_cast<int>(d.value);
+            else ld.unroll = d.value == 0 ? kUnrollComplete : d.value;
+            matched++;
+        }
+        if (matched) return;
+        if (vars.empty()) {
+            fail(d, "Func '" + func + "' has no loops in the design (it is inlined into its consumers, or unrolled or "
+                    "vectorized completely by its Halide schedule)");
+        }
+        fail(d, "Func '" + func + "' has no loop '" + d.loop + "' (its loops: " + join(vars) +
+                    "; loops unrolled or vectorized by the Halide schedule no longer exist)");
+    }
+
+    // The partition `d` asks for, on the flattened array of a Func with `dims`.
+    ArrayPartition translate(const Directive &d, const std::string &name, std::vector<int64_t> dims, int64_t size) {
+        ArrayPartition p;
+        p.enabled = true;
+        p.inferred = false;
+        int n = static_cast<int>(dims.size());
+        std::string kind = partition_kind_name(d.partition);
+        if (d.dim < 0) {
+            p.kind = PartitionKind::Complete;
+            p.reason = "directive: complete partition of the whole array";
+            return p;
+        }
+        if (dims.empty()) {
+            fail(d, "the storage of '" + name + "' has extents that are not compile-time constants; only a complete "
+                    "partition of the whole array (no dimension) applies to it");
+        }
+        if (d.dim >= n) {
+            fail(d, "'" + name + "' has " + std::to_string(n) + " dimension(s); there is no dimension " +
+                        std::to_string(d.dim));
+        }
+        int64_t extent = dims[d.dim];
+        if (d.partition != PartitionKind::Complete && (d.value > extent || extent % d.value != 0)) {
+            fail(d, "a " + kind + " factor of " + std::to_string(d.value) + " does not divide the extent " +
+                        std::to_string(extent) + " of dimension " + std::to_string(d.dim) + " of '" + name + "'");
+        }
+        std::string what = kind + (d.partition == PartitionKind::Complete ? "" : " " + std::to_string(d.value)) +
+                           " partition of dimension " + std::to_string(d.dim);
+        if (n == 1) {
+            p.kind = d.partition;
+            p.factor = d.partition == PartitionKind::Complete ? 0 : d.value;
+            p.reason = "directive: " + what;
+            return p;
+        }
+        const std::string flat = " (buffers are flattened to one dimension)";
+        if (d.dim == 0) {
+            if (d.partition == PartitionKind::Block) {
+                fail(d, "a block partition of dimension 0 of '" + name + "' cannot be expressed on its flattened array" +
+                            flat + ": the elements of one block are not contiguous; use a cyclic or complete partition "
+                                   "of dimension 0, or a block partition of the outermost dimension " +
+                            std::to_string(n - 1));
+            }
+            // Element i of the flattened array has index i mod extent in dimension 0.
+            p.kind = PartitionKind::Cyclic;
+            p.factor = d.partition == PartitionKind::Complete ? extent : d.value;
+            p.reason = "directive: " + what + ", as cyclic " + std::to_string(p.factor) + " of the flattened array";
+            return p;
+        }
+        if (d.dim == n - 1) {
+            if (d.partition == PartitionKind::Cyclic) {
+                fail(d, "a cyclic partition of the outermost dimension " + std::to_string(d.dim) + " of '" + name +
+                            "' cannot be expressed on its flattened array" + flat +
+                            ": use a block or complete partition of it, or a cyclic partition of dimension 0");
+            }
+            // The outermost index is i / (size / extent): blocks of whole slices.
+            p.kind = PartitionKind::Block;
+            p.factor = d.partition == PartitionKind::Complete ? extent : d.value;
+            p.reason = "directive: " + what + ", as block " + std::to_string(p.factor) + " of the flattened array";
+            return p;
+        }
+        (void)size;
+        fail(d, "a partition of the middle dimension " + std::to_string(d.dim) + " of '" + name +
+                    "' cannot be expressed on its flattened array" + flat +
+                    ": only dimension 0 (cyclic, complete), the outermost dimension " + std::to_string(n - 1) +
+                    " (block, complete) or the whole array (complete) can be partitioned");
+    }
+
+    void apply_partition(const Directive &d) {
+        std::string name = resolve(d);
+        for (Buffer &b : g.buffers) {
+            if (b.name != name) continue;
+            bool arg = b.kind != BufferKind::Intermediate;
+            b.partition = translate(d, name, arg ? b.shape : b.dims, b.size());
+            partition_origin[name] = d.origin;
+            return;
+        }
+        for (Filter &f : g.filters) {
+            for (LocalBuffer &l : f.locals) {
+                if (l.name != name) continue;
+                l.partition = translate(d, name, l.dims, l.size);
+                return;
+            }
+        }
+        fail(d, "Func '" + name + "' has no storage of its own (it is inlined, or is an output computed into the "
+                "kernel argument); partition a stored Func or a kernel argument");
+    }
+
+    void apply_channel(const Directive &d) {
+        std::string name = resolve(d);
+        const char *what = d.kind == Directive::Kind::Stream ? "stream" : "ping_pong";
+        for (Buffer &b : g.buffers) {
+            if (b.name != name) continue;
+            if (b.kind != BufferKind::Intermediate) {
+                fail(d, std::string(what) + " applies to buffers between filters; '" + name + "' is a " +
+                            buffer_kind_name(b.kind) + (b.kind == BufferKind::Constant ? "" : " kernel argument") +
+                            " (use interface for arguments)");
+            }
+            b.channel_request = d.kind == Directive::Kind::Stream ? ChannelRequest::Stream : ChannelRequest::PingPong;
+            b.requested_depth = d.kind == Directive::Kind::Stream ? d.value : 0;
+            return;
+        }
+        for (const Filter &f : g.filters) {
+            for (const LocalBuffer &l : f.locals) {
+                if (l.name == name) {
+                    fail(d, std::string(what) + " applies to buffers between filters; '" + name +
+                                "' is storage local to filter " + f.name + " (computed inside it)");
+                }
+            }
+        }
+        fail(d, std::string(what) + " applies to buffers between filters; Func '" + name + "' has no buffer");
+    }
+
+    void apply_interface(const Directive &d) {
+        std::set<std::string> args(g.args.begin(), g.args.end());
+        std::string name = args.count(d.target) ? d.target : "";
+        auto alias = options.aliases.find(d.target);
+        if (name.empty() && alias != options.aliases.end() && args.count(alias->second)) name = alias->second;
+        if (name.empty()) {
+            bool rom = g.has_buffer(d.target) && g.buffer(d.target).kind == BufferKind::Constant;
+            fail(d, "'" + d.target + "' is not a kernel argument" +
+                        (rom ? " (it is a constant held in on-chip ROM; see --weights)" : "") +
+                        " (arguments: " + join(args) + ")");
+        }
+        Buffer &b = g.buffer(name);
+        b.interface.mode = d.mode;
+        b.interface.bundle = d.bundle;
+        b.interface.inferred = false;
+    }
+
+    void apply_dataflow(const Directive &d) {
+        if (d.target != g.name) fail(d, "unknown region '" + d.target + "' (the kernel's top function is '" + g.name + "')");
+        g.dataflow_disabled = !d.enable;
+    }
+
+    void apply_inline(const Directive &d) {
+        std::string name = resolve(d);
+        std::set<std::string> filters;
+        for (Filter &f : g.filters) {
+            filters.insert(f.name);
+            if (f.name == name) {
+                f.inline_function = true;
+                return;
+            }
+        }
+        fail(d, "Func '" + name + "' is not a filter (a compute_root Func with its own function); filters: " +
+                    join(filters));
+    }
+};
+
+}  // namespace
+
+PassResult apply_directives(FilterGraph &graph, const DirectiveOptions &options) {
+    return Applier(graph, options).run();
+}
+
+}  // namespace flowhls
