@@ -45,6 +45,21 @@ std::string shape_text(const std::vector<int64_t> &shape) {
     return out + "]";
 }
 
+// "    partition: cyclic factor 4 (inferred: ...)" for a partitioned array or one with a reason.
+std::string partition_text(const ArrayPartition &p, const char *indent) {
+    if (!p.enabled && p.reason.empty()) return "";
+    std::string out = std::string(indent) + "partition: ";
+    if (!p.enabled) {
+        out += "none";
+    } else {
+        // (Not partition_kind_name: the co-language branch defines it.)
+        out += p.kind == PartitionKind::Cyclic ? "cyclic" : p.kind == PartitionKind::Block ? "block" : "complete";
+        if (p.kind != PartitionKind::Complete) out += " factor " + std::to_string(p.factor);
+    }
+    if (!p.reason.empty()) out += " (" + p.reason + ")";
+    return out + "\n";
+}
+
 }  // namespace
 
 int64_t Buffer::size() const {
@@ -122,6 +137,7 @@ std::string print_graph(const FilterGraph &graph) {
                << (b.stream ? "stream depth " + std::to_string(b.stream_depth) : std::string("buffer")) << " ("
                << b.channel_reason << ")\n";
         }
+        os << partition_text(b.partition, "    ");
     }
     os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
     for (const Filter &f : graph.filters) os << " " << f.name;
@@ -140,6 +156,7 @@ std::string print_graph(const FilterGraph &graph) {
         for (const LocalBuffer &l : f.locals) {
             os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]" << (l.scalar ? " scalar" : "")
                << "\n";
+            os << partition_text(l.partition, "    ");
         }
         std::ostringstream body;
         body << HideStrictFloat().mutate(f.body);
