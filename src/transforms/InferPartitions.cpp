@@ -34,7 +34,7 @@ struct LoopAccesses {
     std::string loop;
     std::map<std::string, std::vector<ArrayAccess>> arrays;
     // Ranges of the loop variables around (and of) the pipelined loop.
-    Scope<Halide::Interval> ranges;
+    std::vector<std::pair<std::string, Interval>> ranges;
 };
 
 // Walks a filter body (with HLS unrolls materialized) and records, for every loop with a
@@ -49,7 +49,7 @@ private:
     using IRVisitor::visit;
     const std::map<std::string, LoopDirective> &directives;
     std::map<std::string, Expr> lets;
-    std::vector<std::pair<std::string, Halide::Interval>> ranges;
+    std::vector<std::pair<std::string, Interval>> ranges;
     LoopAccesses *current = nullptr;
     int nested = 0;
 
@@ -83,12 +83,12 @@ private:
     }
     void visit(const For *op) override {
         Expr min = resolved(op->min), extent = resolved(op->extent);
-        ranges.emplace_back(op->name, Halide::Interval(min, simplify(min + extent - 1)));
+        ranges.emplace_back(op->name, Interval(min, simplify(min + extent - 1)));
         auto it = directives.find(op->name);
         if (!current && it != directives.end() && it->second.pipeline_ii > 0) {
             LoopAccesses record;
             record.loop = op->name;
-            for (const auto &r : ranges) record.ranges.push(r.first, r.second);
+            record.ranges = ranges;
             loops.push_back(std::move(record));
             current = &loops.back();
             op->body.accept(this);
@@ -146,7 +146,7 @@ struct AccessCase {
     std::string description;  // "loop L unrolled by 4"
     std::vector<ArrayAccess> accesses;
     std::vector<ConstantOffsetGroup> groups;
-    std::vector<Halide::Interval> base_bounds;  // per group: the base index over the iteration space
+    std::vector<Interval> base_bounds;  // per group: the base index over the iteration space
 };
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
@@ -173,7 +173,7 @@ std::pair<int64_t, int64_t> demand(const AccessCase &c, PartitionKind kind, int6
             } else if (factor > 1 && kind == PartitionKind::Block) {
                 int64_t block = size / factor;
                 // Proved bank: the access's whole range lies in one block.
-                const Halide::Interval &b = c.base_bounds[g];
+                const Interval &b = c.base_bounds[g];
                 const int64_t *lo = b.has_lower_bound() ? as_const_int(b.min) : nullptr;
                 const int64_t *hi = b.has_upper_bound() ? as_const_int(b.max) : nullptr;
                 bool all_aligned = std::all_of(group.offsets.begin(), group.offsets.end(),
@@ -226,12 +226,36 @@ std::string offsets_text(const AccessCase &c, const std::string &array) {
     return text + " per iteration";
 }
 
+// Reads and writes of the single most accessed element (no partition separates them).
+std::pair<int64_t, int64_t> same_element(const AccessCase &c) {
+    bool read_only = std::none_of(c.accesses.begin(), c.accesses.end(), [](const ArrayAccess &a) { return a.store; });
+    std::map<std::pair<size_t, int64_t>, std::pair<int64_t, int64_t>> per_element;
+    for (size_t g = 0; g < c.groups.size(); g++) {
+        for (size_t m = 0; m < c.groups[g].members.size(); m++) {
+            auto &n = per_element[{g, c.groups[g].offsets[m]}];
+            (c.accesses[c.groups[g].members[m]].store ? n.second : n.first)++;
+        }
+    }
+    std::pair<int64_t, int64_t> peak{0, 0};
+    for (const auto &kv : per_element) {
+        peak.first = std::max(peak.first, read_only ? std::min<int64_t>(kv.second.first, 1) : kv.second.first);
+        peak.second = std::max(peak.second, kv.second.second);
+    }
+    return peak;
+}
+
 Choice choose(const std::string &array, int64_t size, const std::vector<AccessCase> &cases, const Device &memory) {
     Choice out;
+    // A partition fits when no bank needs more ports than the memory has (or than repeated
+    // accesses to one element need anyway).
     auto fits = [&](PartitionKind kind, int64_t factor) {
         for (const AccessCase &c : cases) {
             auto d = demand(c, kind, factor, size);
-            if (d.first > memory.read_ports || d.second > memory.write_ports) return false;
+            auto e = same_element(c);
+            if (d.first > std::max<int64_t>(memory.read_ports, e.first) ||
+                d.second > std::max<int64_t>(memory.write_ports, e.second)) {
+                return false;
+            }
         }
         return true;
     };
@@ -326,8 +350,10 @@ PassResult infer_partitions(FilterGraph &graph) {
                 std::vector<Expr> indices;
                 for (const ArrayAccess &a : kv.second) indices.push_back(a.index);
                 c.groups = constant_offset_groups(indices);
+                Scope<Interval> scope;
+                for (const auto &r : loop.ranges) scope.push(r.first, r.second);
                 for (const ConstantOffsetGroup &g : c.groups) {
-                    c.base_bounds.push_back(bounds_of_expr_in_scope(simplify(g.base), loop.ranges));
+                    c.base_bounds.push_back(bounds_of_expr_in_scope(simplify(g.base), scope));
                 }
                 if (locals.count(kv.first)) {
                     local_cases[fi][kv.first].push_back(std::move(c));
