@@ -4,6 +4,7 @@
 #include "analysis/Device.h"
 #include "analysis/HlsUnroll.h"
 #include "analysis/IRQueries.h"
+#include "analysis/MemoryBanks.h"
 
 #include <algorithm>
 #include <numeric>
@@ -23,11 +24,6 @@ constexpr int64_t kMaxCompleteElements = 64;
 // partition has more banks than this.
 constexpr int64_t kMaxCyclicSpan = 64;
 constexpr int64_t kMaxBanks = 64;
-
-struct ArrayAccess {
-    bool store = false;
-    Expr index;  // lets substituted, simplified
-};
 
 // The accesses of one iteration of one pipelined loop.
 struct LoopAccesses {
@@ -146,60 +142,17 @@ struct AccessCase {
     std::string description;  // "loop L unrolled by 4"
     std::vector<ArrayAccess> accesses;
     std::vector<ConstantOffsetGroup> groups;
-    std::vector<Interval> base_bounds;  // per group: the base index over the iteration space
+    std::vector<std::pair<std::string, Interval>> ranges;  // of the loop variables
 };
 
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-// Reads and writes per bank one iteration needs (summing over groups: indices not a constant
-// apart may meet in any bank). Reads of an array the iteration does not write are counted
-// once per address (the HLS tool reuses the value).
-std::pair<int64_t, int64_t> demand(const AccessCase &c, PartitionKind kind, int64_t factor, int64_t size) {
-    bool read_only = std::none_of(c.accesses.begin(), c.accesses.end(), [](const ArrayAccess &a) { return a.store; });
-    int64_t reads = 0, writes = 0;
-    for (size_t g = 0; g < c.groups.size(); g++) {
-        const ConstantOffsetGroup &group = c.groups[g];
-        std::map<int64_t, int64_t> bank_reads, bank_writes;
-        std::set<int64_t> seen_reads;
-        int64_t unknown_reads = 0, unknown_writes = 0;
-        int64_t min_offset = *std::min_element(group.offsets.begin(), group.offsets.end());
-        for (size_t m = 0; m < group.members.size(); m++) {
-            const ArrayAccess &a = c.accesses[group.members[m]];
-            int64_t off = group.offsets[m];
-            if (!a.store && read_only && !seen_reads.insert(off).second) continue;
-            int64_t bank = 0;
-            if (factor > 1 && kind == PartitionKind::Cyclic) {
-                bank = ((off % factor) + factor) % factor;
-            } else if (factor > 1 && kind == PartitionKind::Block) {
-                int64_t block = size / factor;
-                // Proved bank: the access's whole range lies in one block.
-                const Interval &b = c.base_bounds[g];
-                const int64_t *lo = b.has_lower_bound() ? as_const_int(b.min) : nullptr;
-                const int64_t *hi = b.has_upper_bound() ? as_const_int(b.max) : nullptr;
-                bool all_aligned = std::all_of(group.offsets.begin(), group.offsets.end(),
-                                               [&](int64_t o) { return (o - min_offset) % block == 0; });
-                if (lo && hi && floor_div(*lo + off, block) == floor_div(*hi + off, block)) {
-                    bank = floor_div(*lo + off, block);
-                } else if (all_aligned) {
-                    // Offsets a whole number of blocks apart: distinct blocks at every iteration.
-                    bank = (off - min_offset) / block;
-                } else {
-                    // Unknown bank: it may meet every other access.
-                    (a.store ? unknown_writes : unknown_reads)++;
-                    continue;
-                }
-            }
-            (a.store ? bank_writes : bank_reads)[bank]++;
-        }
-        auto peak = [](const std::map<int64_t, int64_t> &m) {
-            int64_t p = 0;
-            for (const auto &kv : m) p = std::max(p, kv.second);
-            return p;
-        };
-        reads += peak(bank_reads) + unknown_reads;
-        writes += peak(bank_writes) + unknown_writes;
-    }
-    return {reads, writes};
+PortDemand demand(const AccessCase &c, PartitionKind kind, int64_t factor, int64_t size) {
+    ArrayPartition p;
+    p.enabled = factor > 1 || kind == PartitionKind::Complete;
+    p.kind = kind;
+    p.factor = factor;
+    Scope<Interval> scope;
+    for (const auto &r : c.ranges) scope.push(r.first, r.second);
+    return port_demand(c.accesses, p, size, &scope);
 }
 
 struct Choice {
@@ -226,34 +179,16 @@ std::string offsets_text(const AccessCase &c, const std::string &array) {
     return text + " per iteration";
 }
 
-// Reads and writes of the single most accessed element (no partition separates them).
-std::pair<int64_t, int64_t> same_element(const AccessCase &c) {
-    bool read_only = std::none_of(c.accesses.begin(), c.accesses.end(), [](const ArrayAccess &a) { return a.store; });
-    std::map<std::pair<size_t, int64_t>, std::pair<int64_t, int64_t>> per_element;
-    for (size_t g = 0; g < c.groups.size(); g++) {
-        for (size_t m = 0; m < c.groups[g].members.size(); m++) {
-            auto &n = per_element[{g, c.groups[g].offsets[m]}];
-            (c.accesses[c.groups[g].members[m]].store ? n.second : n.first)++;
-        }
-    }
-    std::pair<int64_t, int64_t> peak{0, 0};
-    for (const auto &kv : per_element) {
-        peak.first = std::max(peak.first, read_only ? std::min<int64_t>(kv.second.first, 1) : kv.second.first);
-        peak.second = std::max(peak.second, kv.second.second);
-    }
-    return peak;
-}
-
 Choice choose(const std::string &array, int64_t size, const std::vector<AccessCase> &cases, const Device &memory) {
     Choice out;
     // A partition fits when no bank needs more ports than the memory has (or than repeated
     // accesses to one element need anyway).
     auto fits = [&](PartitionKind kind, int64_t factor) {
         for (const AccessCase &c : cases) {
-            auto d = demand(c, kind, factor, size);
-            auto e = same_element(c);
-            if (d.first > std::max<int64_t>(memory.read_ports, e.first) ||
-                d.second > std::max<int64_t>(memory.write_ports, e.second)) {
+            PortDemand d = demand(c, kind, factor, size);
+            PortDemand e = same_element_demand(c.accesses);
+            if (d.reads > std::max<int64_t>(memory.read_ports, e.reads) ||
+                d.writes > std::max<int64_t>(memory.write_ports, e.writes)) {
                 return false;
             }
         }
@@ -264,9 +199,9 @@ Choice choose(const std::string &array, int64_t size, const std::vector<AccessCa
     const AccessCase *worst = &cases.front();
     int64_t worst_demand = 0;
     for (const AccessCase &c : cases) {
-        auto d = demand(c, PartitionKind::Cyclic, 1, size);
-        if (d.first + d.second > worst_demand) {
-            worst_demand = d.first + d.second;
+        PortDemand d = demand(c, PartitionKind::Cyclic, 1, size);
+        if (d.reads + d.writes > worst_demand) {
+            worst_demand = d.reads + d.writes;
             worst = &c;
         }
     }
@@ -350,11 +285,7 @@ PassResult infer_partitions(FilterGraph &graph) {
                 std::vector<Expr> indices;
                 for (const ArrayAccess &a : kv.second) indices.push_back(a.index);
                 c.groups = constant_offset_groups(indices);
-                Scope<Interval> scope;
-                for (const auto &r : loop.ranges) scope.push(r.first, r.second);
-                for (const ConstantOffsetGroup &g : c.groups) {
-                    c.base_bounds.push_back(bounds_of_expr_in_scope(simplify(g.base), scope));
-                }
+                c.ranges = loop.ranges;
                 if (locals.count(kv.first)) {
                     local_cases[fi][kv.first].push_back(std::move(c));
                 } else if (graph.has_buffer(kv.first)) {
