@@ -1,4 +1,4 @@
-// buffer_accesses / referenced_variables: IR visitors collecting names.
+// buffer_accesses / referenced_variables / constant_offset_groups: small IR queries.
 #include "analysis/IRQueries.h"
 
 namespace flowhls {
@@ -38,5 +38,23 @@ BufferAccesses buffer_accesses(const Stmt &s) { return collect(s).accesses; }
 BufferAccesses buffer_accesses(const Halide::Expr &e) { return collect(e).accesses; }
 std::set<std::string> referenced_variables(const Halide::Expr &e) { return collect(e).variables; }
 std::set<std::string> referenced_variables(const Stmt &s) { return collect(s).variables; }
+
+std::vector<ConstantOffsetGroup> constant_offset_groups(const std::vector<Halide::Expr> &indices) {
+    std::vector<ConstantOffsetGroup> groups;
+    for (size_t i = 0; i < indices.size(); i++) {
+        bool placed = false;
+        for (ConstantOffsetGroup &g : groups) {
+            Halide::Expr diff = simplify(indices[i] - g.base);
+            const int64_t *c = as_const_int(diff);
+            if (!c) continue;
+            g.members.push_back(i);
+            g.offsets.push_back(*c);
+            placed = true;
+            break;
+        }
+        if (!placed) groups.push_back(ConstantOffsetGroup{indices[i], {i}, {0}});
+    }
+    return groups;
+}
 
 }  // namespace flowhls

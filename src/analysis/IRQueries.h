@@ -3,8 +3,10 @@
 
 #include <Halide.h>
 
+#include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace flowhls {
 
@@ -18,5 +20,17 @@ BufferAccesses buffer_accesses(const Halide::Expr &e);
 /// Names of the variables an expression or statement refers to.
 std::set<std::string> referenced_variables(const Halide::Expr &e);
 std::set<std::string> referenced_variables(const Halide::Internal::Stmt &s);
+
+/// Indices of one array that differ from each other by constants: `indices[members[i]]`
+/// equals `base + offsets[i]` (base is the index of the first member).
+struct ConstantOffsetGroup {
+    Halide::Expr base;
+    std::vector<size_t> members;
+    std::vector<int64_t> offsets;
+};
+
+/// Groups `indices` (lets already substituted) by constant difference, in order of first
+/// appearance; two indices are in one group when the simplifier proves their difference constant.
+std::vector<ConstantOffsetGroup> constant_offset_groups(const std::vector<Halide::Expr> &indices);
 
 }  // namespace flowhls

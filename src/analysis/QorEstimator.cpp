@@ -1,6 +1,8 @@
 // estimate_filter / estimate_design: a schedule-based model of Vitis HLS latency and II.
 #include "analysis/QorEstimator.h"
+#include "analysis/HlsUnroll.h"
 #include "analysis/IRQueries.h"
+#include "analysis/MemoryBanks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +24,24 @@ int64_t bram18k_for(int64_t depth, int width) {
     int64_t best = INT64_MAX;
     for (const auto &c : configs) best = std::min(best, ceil_div(width, c[1]) * ceil_div(depth, c[0]));
     return best;
+}
+
+// Storage of an array: block RAMs per bank (each bank rounded up to BRAM18K; banks within
+// the register threshold take none), or flip-flops for a complete partition.
+struct Storage {
+    int64_t bram18k = 0, ff = 0;
+};
+
+Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
+    Storage st;
+    if (p.enabled && p.kind == PartitionKind::Complete) {
+        st.ff = size * bits;
+        return st;
+    }
+    int64_t banks = p.enabled ? std::max<int64_t>(p.factor, 1) : 1;
+    int64_t depth = ceil_div(size, banks);
+    if (depth * bits > device.register_threshold_bits) st.bram18k = banks * bram18k_for(depth, bits);
+    return st;
 }
 
 // Name of the device operator that computes `e` (empty for wires: variables, constants,
@@ -74,9 +94,30 @@ struct Access {
     Expr index;  // with lets substituted
 };
 
+// An array's partition and size (elements), for the memory-port bound.
+struct ArrayInfo {
+    ArrayPartition partition;
+    int64_t size = 0;
+};
+
+// What the scheduler knows of the filter: its arrays and its loop directives (null: none, the
+// QorOptions defaults apply).
+struct FilterContext {
+    std::map<std::string, ArrayInfo> arrays;
+    const std::map<std::string, LoopDirective> *directives = nullptr;
+
+    // The pipeline target II of loop `name` (0: no pipeline directive).
+    int pipeline_ii(const std::string &name) const {
+        if (!directives) return 0;
+        auto it = directives->find(name);
+        return it == directives->end() ? 0 : it->second.pipeline_ii;
+    }
+};
+
 class Scheduler {
 public:
-    Scheduler(const Device &device, const std::set<std::string> &registers) : device(device), registers(registers) {}
+    Scheduler(const Device &device, const std::set<std::string> &registers, const FilterContext &context)
+        : device(device), registers(registers), context(context) {}
 
     // Latency of a statement executed once (loops run with their own estimates).
     int64_t run(const Stmt &s, std::vector<LoopEstimate> *loops, const QorOptions &options);
@@ -97,6 +138,7 @@ public:
 private:
     const Device &device;
     const std::set<std::string> &registers;
+    const FilterContext &context;
     std::map<std::string, int64_t> ready;
     std::map<std::string, Expr> lets;
     int64_t seq = 0;   // when the last sequential construct finished
@@ -285,100 +327,125 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops, const Q
     int64_t trip = extent ? std::max<int64_t>(extent->value, 0) : 1;
     LoopEstimate est;
     est.name = op->name;
-    if (!contains_loop(op->body) || (options.flatten && [&] {
-            Nest n = perfect_nest(op, true);
-            return n.loops.size() > 1 && !contains_loop(n.body);
-        }())) {
-        if (options.pipeline_innermost) {
-            Nest nest = perfect_nest(op, options.flatten);
-            if (!contains_loop(nest.body)) {
-                // One pipeline over the whole (flattened) nest.
-                int64_t total = 1;
-                std::vector<int64_t> trips;
-                for (const For *f : nest.loops) {
-                    const IntImm *e = f->extent.as<IntImm>();
-                    trips.push_back(e ? e->value : 1);
-                    total *= trips.back();
-                }
-                Stmt body = nest.body;
-                for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) {
-                    body = LetStmt::make(it->first, it->second, body);
-                }
-                Scheduler sched(device, registers);
-                sched.lets = lets;
-                sched.multiplier = multiplier * total;
-                est.depth = static_cast<int>(sched.run(body, nullptr, options));
-                for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
-                for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
-                // Memory ports: loads and stores per array and iteration.
-                std::map<std::string, std::pair<int, int>> ports;
-                for (const Access &a : sched.accesses) {
-                    const std::string &name = a.load ? a.load->name : a.store->name;
-                    if (registers.count(name)) continue;
-                    (a.load ? ports[name].first : ports[name].second)++;
-                }
-                est.ii_resource = 1;
-                std::string port_reason;
-                for (const auto &kv : ports) {
-                    int ii = static_cast<int>(std::max(ceil_div(kv.second.first, device.read_ports),
-                                                       ceil_div(kv.second.second, device.write_ports)));
-                    if (ii > est.ii_resource) {
-                        est.ii_resource = ii;
-                        port_reason = "memory ports of '" + kv.first + "' (" + std::to_string(kv.second.first) +
-                                      " reads, " + std::to_string(kv.second.second) + " writes per iteration)";
-                    }
-                }
-                // Recurrences: a store whose value depends on a load of the same element
-                // in an earlier iteration: ceil(delay / distance).
-                est.ii_recurrence = 1;
-                std::string rec_reason;
-                for (const Access &l : sched.accesses) {
-                    if (!l.load) continue;
-                    for (const Access &s : sched.accesses) {
-                        if (!s.store || s.store->name != l.load->name || !equal(s.index, l.index)) continue;
-                        // Distance: iterations of the loops inside the innermost loop the index
-                        // does not depend on.
-                        int64_t distance = 0;
-                        for (int k = static_cast<int>(nest.loops.size()) - 1; k >= 0; k--) {
-                            if (!depends_on(l.index, nest.loops[k]->name)) {
-                                distance = 1;
-                                for (size_t j = k + 1; j < nest.loops.size(); j++) distance *= trips[j];
-                                break;
-                            }
-                        }
-                        if (distance == 0) continue;
-                        Scheduler path(device, registers);
-                        path.lets = lets;
-                        path.source = l.load;
-                        path.run(body, nullptr, options);
-                        int delay = -1;
-                        for (const Access &a : path.accesses) {
-                            if (a.store == s.store) delay = std::max(delay, a.finish);
-                        }
-                        if (delay <= 0) continue;
-                        int ii = static_cast<int>(ceil_div(delay, distance));
-                        if (ii > est.ii_recurrence) {
-                            est.ii_recurrence = ii;
-                            rec_reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) +
-                                         ", distance " + std::to_string(distance) + ")";
-                        }
-                    }
-                }
-                est.pipelined = true;
-                est.flattened_levels = static_cast<int>(nest.loops.size());
-                est.trip = total;
-                est.ii = std::max({options.target_ii, est.ii_resource, est.ii_recurrence});
-                est.ii_reason = est.ii == est.ii_recurrence && est.ii > options.target_ii ? rec_reason
-                                : est.ii == est.ii_resource && est.ii > options.target_ii ? port_reason
-                                                                                         : "target II";
-                est.latency = est.depth + static_cast<int64_t>(est.ii) * (total - 1) + 1;
-                if (loops) loops->push_back(est);
-                return est.latency;
+    // Whether the loop (nest) is pipelined and with which target II.
+    Nest nest;
+    int target_ii = 0;
+    if (context.directives) {
+        // Directives: a perfect nest is flattened into its pipelined innermost loop; other
+        // loops are sequential (loops inside a pipelined one are already unrolled).
+        nest = perfect_nest(op, options.flatten);
+        target_ii = contains_loop(nest.body) ? 0 : context.pipeline_ii(nest.loops.back()->name);
+        if (target_ii == 0 && !contains_loop(op->body) && context.pipeline_ii(op->name) > 0) {
+            nest = perfect_nest(op, false);
+            target_ii = context.pipeline_ii(op->name);
+        }
+    } else if (options.pipeline_innermost &&
+               (!contains_loop(op->body) || (options.flatten && [&] {
+                    Nest n = perfect_nest(op, true);
+                    return n.loops.size() > 1 && !contains_loop(n.body);
+                }()))) {
+        nest = perfect_nest(op, options.flatten);
+        if (!contains_loop(nest.body)) target_ii = options.target_ii;
+    }
+    if (target_ii > 0) {
+        // One pipeline over the whole (flattened) nest.
+        int64_t total = 1;
+        std::vector<int64_t> trips;
+        for (const For *f : nest.loops) {
+            const IntImm *e = f->extent.as<IntImm>();
+            trips.push_back(e ? e->value : 1);
+            total *= trips.back();
+        }
+        Stmt body = nest.body;
+        for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) {
+            body = LetStmt::make(it->first, it->second, body);
+        }
+        Scheduler sched(device, registers, context);
+        sched.lets = lets;
+        sched.multiplier = multiplier * total;
+        est.depth = static_cast<int>(sched.run(body, nullptr, options));
+        for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
+        for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
+        // Memory ports: loads and stores per bank of each array and iteration.
+        std::map<std::string, std::vector<ArrayAccess>> per_array;
+        for (const Access &a : sched.accesses) {
+            const std::string &name = a.load ? a.load->name : a.store->name;
+            if (registers.count(name)) continue;
+            per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index});
+        }
+        Scope<Interval> ranges;
+        for (const For *f : nest.loops) {
+            Expr min = resolved(f->min);
+            ranges.push(f->name, Interval(min, simplify(min + resolved(f->extent) - 1)));
+        }
+        est.ii_resource = 1;
+        std::string port_reason;
+        for (const auto &kv : per_array) {
+            auto info = context.arrays.find(kv.first);
+            ArrayInfo array = info == context.arrays.end() ? ArrayInfo() : info->second;
+            PortDemand d = port_demand(kv.second, array.partition, array.size, &ranges);
+            int ii = static_cast<int>(
+                std::max(ceil_div(d.reads, device.read_ports), ceil_div(d.writes, device.write_ports)));
+            if (ii > est.ii_resource) {
+                est.ii_resource = ii;
+                const ArrayPartition &p = array.partition;
+                std::string banks =
+                    p.enabled ? " on the busiest of " + std::to_string(p.factor) + " " +
+                                    (p.kind == PartitionKind::Cyclic ? "cyclic" : "block") + " banks"
+                              : "";
+                port_reason = "memory ports of '" + kv.first + "' (" + std::to_string(d.reads) + " reads, " +
+                              std::to_string(d.writes) + " writes per iteration" + banks + ")";
             }
         }
+        // Recurrences: a store whose value depends on a load of the same element
+        // in an earlier iteration: ceil(delay / distance).
+        est.ii_recurrence = 1;
+        std::string rec_reason;
+        for (const Access &l : sched.accesses) {
+            if (!l.load) continue;
+            for (const Access &s : sched.accesses) {
+                if (!s.store || s.store->name != l.load->name || !equal(s.index, l.index)) continue;
+                // Distance: iterations of the loops inside the innermost loop the index
+                // does not depend on.
+                int64_t distance = 0;
+                for (int k = static_cast<int>(nest.loops.size()) - 1; k >= 0; k--) {
+                    if (!depends_on(l.index, nest.loops[k]->name)) {
+                        distance = 1;
+                        for (size_t j = k + 1; j < nest.loops.size(); j++) distance *= trips[j];
+                        break;
+                    }
+                }
+                if (distance == 0) continue;
+                Scheduler path(device, registers, context);
+                path.lets = lets;
+                path.source = l.load;
+                path.run(body, nullptr, options);
+                int delay = -1;
+                for (const Access &a : path.accesses) {
+                    if (a.store == s.store) delay = std::max(delay, a.finish);
+                }
+                if (delay <= 0) continue;
+                int ii = static_cast<int>(ceil_div(delay, distance));
+                if (ii > est.ii_recurrence) {
+                    est.ii_recurrence = ii;
+                    rec_reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) +
+                                 ", distance " + std::to_string(distance) + ")";
+                }
+            }
+        }
+        est.pipelined = true;
+        est.flattened_levels = static_cast<int>(nest.loops.size());
+        est.trip = total;
+        est.ii = std::max({target_ii, est.ii_resource, est.ii_recurrence});
+        est.ii_reason = est.ii == est.ii_recurrence && est.ii > target_ii ? rec_reason
+                        : est.ii == est.ii_resource && est.ii > target_ii ? port_reason
+                                                                         : "target II";
+        est.latency = est.depth + static_cast<int64_t>(est.ii) * (total - 1) + 1;
+        if (loops) loops->push_back(est);
+        return est.latency;
     }
     // Not pipelined: every iteration runs the body, plus one cycle of loop control.
-    Scheduler body(device, registers);
+    Scheduler body(device, registers, context);
     body.lets = lets;
     body.multiplier = multiplier * trip;
     std::vector<LoopEstimate> inner;
@@ -400,22 +467,32 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops, const Q
 FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, const Device &device,
                                const QorOptions &options) {
     std::set<std::string> registers;
-    int64_t bram = 0;
+    FilterContext context;
+    if (!filter.directives.empty()) context.directives = &filter.directives;
+    Storage local_storage;
+    for (const Buffer &b : graph.buffers) {
+        if (b.scalar || (b.partition.enabled && b.partition.kind == PartitionKind::Complete)) registers.insert(b.name);
+        context.arrays[b.name] = ArrayInfo{b.partition, b.size()};
+    }
     for (const LocalBuffer &l : filter.locals) {
         int64_t bits = l.size * l.type.bits();
-        if (l.scalar || bits <= device.register_threshold_bits) {
+        bool complete = l.partition.enabled && l.partition.kind == PartitionKind::Complete;
+        if (l.scalar || bits <= device.register_threshold_bits || complete) {
             registers.insert(l.name);
-        } else {
-            bram += bram18k_for(l.size, l.type.bits());
+        }
+        context.arrays[l.name] = ArrayInfo{l.partition, l.size};
+        if (!l.scalar) {
+            Storage st = array_storage(l.size, l.type.bits(), l.partition, device);
+            local_storage.bram18k += st.bram18k;
+            local_storage.ff += st.ff;
         }
     }
-    for (const Buffer &b : graph.buffers) {
-        if (b.scalar) registers.insert(b.name);
-    }
-    Scheduler sched(device, registers);
+    Scheduler sched(device, registers, context);
     FilterEstimate est;
     est.name = filter.name;
-    est.latency = sched.run(filter.body, &est.loops, options);
+    // HLS unroll directives (and loops inside pipelined loops) as body copies.
+    Stmt body = context.directives ? apply_hls_unroll(filter.body, filter.directives) : filter.body;
+    est.latency = sched.run(body, &est.loops, options);
     est.operations = sched.operations;
     est.executed = sched.executed;
     // Operators are shared within a filter except where pipelines need them concurrently:
@@ -432,7 +509,8 @@ FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, c
         est.resources.lut += static_cast<int64_t>(instances) * c.lut;
         est.resources.ff += static_cast<int64_t>(instances) * c.ff;
     }
-    est.resources.bram18k = bram;
+    est.resources.bram18k = local_storage.bram18k;
+    est.resources.ff += local_storage.ff;
     // Loop counters and control: a few LUTs and flip-flops per loop.
     est.resources.lut += 40 * static_cast<int64_t>(est.loops.size());
     est.resources.ff += 40 * static_cast<int64_t>(est.loops.size());
@@ -468,8 +546,10 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
             c.name = b.name;
             c.kind = "rom";
             c.words = b.size();
-            if (b.size() * b.type.bits() > device.register_threshold_bits) c.bram18k = bram18k_for(b.size(), b.type.bits());
+            Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
+            c.bram18k = st.bram18k;
             d.total.bram18k += c.bram18k;
+            d.total.ff += st.ff;
             d.channels.push_back(c);
             continue;
         }
@@ -490,8 +570,11 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         int copies = d.dataflow ? 2 : 1;
         c.kind = b.scalar ? "scalar" : d.dataflow ? "ping-pong" : "array";
         c.words = b.size() * (b.scalar ? 1 : copies);
-        int64_t bits = b.size() * b.type.bits();
-        if (!b.scalar && bits > device.register_threshold_bits) c.bram18k = bram18k_for(b.size(), b.type.bits()) * copies;
+        if (!b.scalar) {
+            Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
+            c.bram18k = st.bram18k * copies;
+            d.total.ff += st.ff * copies;
+        }
         d.total.bram18k += c.bram18k;
         d.channels.push_back(c);
     }

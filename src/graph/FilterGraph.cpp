@@ -45,6 +45,20 @@ std::string shape_text(const std::vector<int64_t> &shape) {
     return out + "]";
 }
 
+// "    partition: cyclic factor 4 (inferred: ...)" for a partitioned array or one with a reason.
+std::string partition_text(const ArrayPartition &p, const char *indent) {
+    if (!p.enabled && p.reason.empty()) return "";
+    std::string out = std::string(indent) + "partition: ";
+    if (!p.enabled) {
+        out += "none";
+    } else {
+        out += partition_kind_name(p.kind);
+        if (p.kind != PartitionKind::Complete) out += " factor " + std::to_string(p.factor);
+    }
+    if (!p.reason.empty()) out += " (" + p.reason + ")";
+    return out + "\n";
+}
+
 }  // namespace
 
 int64_t Buffer::size() const {
@@ -126,18 +140,6 @@ std::string type_name(Halide::Type type) {
     return os.str();
 }
 
-namespace {
-
-// " partition cyclic 4 (reason)" or "".
-std::string partition_text(const ArrayPartition &p) {
-    if (!p.enabled) return "";
-    std::string s = " partition " + partition_kind_name(p.kind);
-    if (p.kind != PartitionKind::Complete) s += " " + std::to_string(p.factor);
-    return s + " (" + p.reason + ")";
-}
-
-}  // namespace
-
 std::string print_graph(const FilterGraph &graph) {
     std::ostringstream os;
     os << "graph " << graph.name << "  (float arithmetic is strict IEEE; strict_float() not shown)\n";
@@ -145,7 +147,6 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  buffer " << b.name << ": " << buffer_kind_name(b.kind) << " " << type_name(b.type)
            << shape_text(b.shape) << (b.scalar ? " scalar" : "") << "  producers: " << filter_names(graph, b.producers)
            << "  consumers: " << filter_names(graph, b.consumers) << "\n";
-        if (b.partition.enabled) os << "   " << partition_text(b.partition) << "\n";
         if (!b.interface.inferred) {
             os << "    interface: " << interface_mode_name(b.interface.mode)
                << (b.interface.bundle.empty() ? "" : " bundle " + b.interface.bundle) << " (directive)\n";
@@ -155,6 +156,7 @@ std::string print_graph(const FilterGraph &graph) {
                << (b.stream ? "stream depth " + std::to_string(b.stream_depth) : std::string("buffer")) << " ("
                << b.channel_reason << ")\n";
         }
+        os << partition_text(b.partition, "    ");
     }
     os << "  main " << graph.name << "(" << join(graph.args, ", ") << ") calls:";
     for (const Filter &f : graph.filters) os << " " << f.name;
@@ -182,7 +184,8 @@ std::string print_graph(const FilterGraph &graph) {
         os << "  writes: " << (f.writes.empty() ? "-" : join(f.writes, ", ")) << "\n";
         for (const LocalBuffer &l : f.locals) {
             os << "  local " << l.name << ": " << type_name(l.type) << "[" << l.size << "]" << (l.scalar ? " scalar" : "")
-               << partition_text(l.partition) << "\n";
+               << "\n";
+            os << partition_text(l.partition, "    ");
         }
         std::ostringstream body;
         body << HideStrictFloat().mutate(f.body);

@@ -15,6 +15,7 @@
 #include "transforms/DetectStreams.h"
 #include "transforms/HoistInvariants.h"
 #include "transforms/InferDirectives.h"
+#include "transforms/InferPartitions.h"
 #include "transforms/InlineExprLets.h"
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
@@ -79,6 +80,8 @@ const std::vector<PassEntry> &passes() {
          [](FilterGraph &g, const PipelineOptions &o) { return line_buffers(g, o.fifo_channels); }},
         {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
          on_graph(infer_directives)},
+        {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},
+         on_graph(infer_partitions)},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
          on_graph(balance_streams)},
     };

@@ -1,0 +1,328 @@
+// infer_partitions: ScaleHLS-style array partitions from the constant offsets of one pipeline iteration.
+#include "transforms/InferPartitions.h"
+
+#include "analysis/Device.h"
+#include "analysis/HlsUnroll.h"
+#include "analysis/IRQueries.h"
+#include "analysis/MemoryBanks.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+// Arrays of at most this many elements whose accesses span them are partitioned completely.
+constexpr int64_t kMaxCompleteElements = 64;
+// Cyclic partitions are inferred for offsets spanning at most this many elements, and no
+// partition has more banks than this.
+constexpr int64_t kMaxCyclicSpan = 64;
+constexpr int64_t kMaxBanks = 64;
+
+// The accesses of one iteration of one pipelined loop.
+struct LoopAccesses {
+    std::string loop;
+    std::map<std::string, std::vector<ArrayAccess>> arrays;
+    // Ranges of the loop variables around (and of) the pipelined loop.
+    std::vector<std::pair<std::string, Interval>> ranges;
+};
+
+// Walks a filter body (with HLS unrolls materialized) and records, for every loop with a
+// pipeline directive, the loads and stores of one iteration (accesses inside loops that
+// stayed loops are not per-iteration and are left out).
+class CollectAccesses : public IRVisitor {
+public:
+    explicit CollectAccesses(const std::map<std::string, LoopDirective> &directives) : directives(directives) {}
+    std::vector<LoopAccesses> loops;
+
+private:
+    using IRVisitor::visit;
+    const std::map<std::string, LoopDirective> &directives;
+    std::map<std::string, Expr> lets;
+    std::vector<std::pair<std::string, Interval>> ranges;
+    LoopAccesses *current = nullptr;
+    int nested = 0;
+
+    Expr resolved(const Expr &e) const { return simplify(substitute(lets, e)); }
+
+    template <typename LetNode, typename Body>
+    void visit_let(const LetNode *op, const Body &body) {
+        op->value.accept(this);
+        auto saved = lets.find(op->name) == lets.end() ? Expr() : lets[op->name];
+        lets[op->name] = substitute(lets, op->value);
+        body.accept(this);
+        if (saved.defined()) {
+            lets[op->name] = saved;
+        } else {
+            lets.erase(op->name);
+        }
+    }
+    void visit(const LetStmt *op) override { visit_let(op, op->body); }
+    void visit(const Let *op) override { visit_let(op, op->body); }
+
+    void record(const std::string &name, bool store, const Expr &index) {
+        if (current && nested == 0) current->arrays[name].push_back(ArrayAccess{store, resolved(index)});
+    }
+    void visit(const Load *op) override {
+        record(op->name, false, op->index);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        record(op->name, true, op->index);
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        Expr min = resolved(op->min), extent = resolved(op->extent);
+        ranges.emplace_back(op->name, Interval(min, simplify(min + extent - 1)));
+        auto it = directives.find(op->name);
+        if (!current && it != directives.end() && it->second.pipeline_ii > 0) {
+            LoopAccesses record;
+            record.loop = op->name;
+            record.ranges = ranges;
+            loops.push_back(std::move(record));
+            current = &loops.back();
+            op->body.accept(this);
+            current = nullptr;
+        } else {
+            nested += current ? 1 : 0;
+            op->body.accept(this);
+            nested -= current ? 1 : 0;
+        }
+        ranges.pop_back();
+    }
+};
+
+// How the HLS tool replicates the body of pipelined loop `name` (for the reason text).
+std::string replication_text(const Stmt &body, const std::map<std::string, LoopDirective> &directives,
+                             const std::string &name) {
+    class Find : public IRVisitor {
+    public:
+        std::string name;
+        const For *loop = nullptr;
+        std::vector<const For *> inner;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (loop) {
+                inner.push_back(op);
+            } else if (op->name == name) {
+                loop = op;
+                op->body.accept(this);
+                return;
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.name = name;
+    body.accept(&find);
+    std::string text = "loop " + name;
+    if (!find.loop) return text;
+    const IntImm *extent = find.loop->extent.as<IntImm>();
+    int64_t u = extent ? hls_unroll_factor(directives, name, extent->value) : 1;
+    if (u > 1) text += " unrolled by " + std::to_string(u);
+    if (!find.inner.empty()) {
+        std::vector<std::string> names;
+        for (const For *f : find.inner) names.push_back(f->name);
+        text += " (inner loop" + std::string(names.size() > 1 ? "s " : " ");
+        for (size_t i = 0; i < names.size(); i++) text += (i ? ", " : "") + names[i];
+        text += " unrolled)";
+    }
+    return text;
+}
+
+// One pipelined loop's accesses to one array, grouped by constant difference.
+struct AccessCase {
+    std::string description;  // "loop L unrolled by 4"
+    std::vector<ArrayAccess> accesses;
+    std::vector<ConstantOffsetGroup> groups;
+    std::vector<std::pair<std::string, Interval>> ranges;  // of the loop variables
+};
+
+PortDemand demand(const AccessCase &c, PartitionKind kind, int64_t factor, int64_t size) {
+    ArrayPartition p;
+    p.enabled = factor > 1 || kind == PartitionKind::Complete;
+    p.kind = kind;
+    p.factor = factor;
+    Scope<Interval> scope;
+    for (const auto &r : c.ranges) scope.push(r.first, r.second);
+    return port_demand(c.accesses, p, size, &scope);
+}
+
+struct Choice {
+    ArrayPartition partition;
+    std::string why_not;  // when no partition helps
+};
+
+std::string offsets_text(const AccessCase &c, const std::string &array) {
+    bool reads = false, writes = false;
+    for (const ArrayAccess &a : c.accesses) (a.store ? writes : reads) = true;
+    std::string verb = reads && writes ? "accesses " : writes ? "writes " : "reads ";
+    std::string text = c.description + " " + verb + array + " at offsets ";
+    for (size_t g = 0; g < c.groups.size(); g++) {
+        std::set<int64_t> offs(c.groups[g].offsets.begin(), c.groups[g].offsets.end());
+        int64_t lo = *offs.begin();
+        if (g) text += " and ";
+        bool first = true;
+        for (int64_t o : offs) {
+            text += (first ? "" : ",") + std::to_string(o - lo);
+            first = false;
+        }
+    }
+    if (c.groups.size() > 1) text += " (" + std::to_string(c.groups.size()) + " index groups not a constant apart)";
+    return text + " per iteration";
+}
+
+Choice choose(const std::string &array, int64_t size, const std::vector<AccessCase> &cases, const Device &memory) {
+    Choice out;
+    // A partition fits when no bank needs more ports than the memory has (or than repeated
+    // accesses to one element need anyway).
+    auto fits = [&](PartitionKind kind, int64_t factor) {
+        for (const AccessCase &c : cases) {
+            PortDemand d = demand(c, kind, factor, size);
+            PortDemand e = same_element_demand(c.accesses);
+            if (d.reads > std::max<int64_t>(memory.read_ports, e.reads) ||
+                d.writes > std::max<int64_t>(memory.write_ports, e.writes)) {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (fits(PartitionKind::Cyclic, 1)) return out;  // the ports suffice
+    // The case that needs the most ports names the reason.
+    const AccessCase *worst = &cases.front();
+    int64_t worst_demand = 0;
+    for (const AccessCase &c : cases) {
+        PortDemand d = demand(c, PartitionKind::Cyclic, 1, size);
+        if (d.reads + d.writes > worst_demand) {
+            worst_demand = d.reads + d.writes;
+            worst = &c;
+        }
+    }
+    std::string accesses = offsets_text(*worst, array);
+    int64_t span = 1, stride = 0, rows = 1;
+    for (const AccessCase &c : cases) {
+        for (const ConstantOffsetGroup &g : c.groups) {
+            auto mm = std::minmax_element(g.offsets.begin(), g.offsets.end());
+            span = std::max(span, *mm.second - *mm.first + 1);
+            std::set<int64_t> distinct(g.offsets.begin(), g.offsets.end());
+            rows = std::max<int64_t>(rows, static_cast<int64_t>(distinct.size()));
+            for (int64_t o : g.offsets) stride = std::gcd(stride, o - *mm.first);
+        }
+    }
+    auto set = [&](PartitionKind kind, int64_t factor) {
+        out.partition.enabled = true;
+        out.partition.kind = kind;
+        out.partition.factor = kind == PartitionKind::Complete ? 0 : factor;
+        out.partition.inferred = true;
+        out.partition.reason = "inferred: " + accesses;
+        return out;
+    };
+    bool small = size <= kMaxCompleteElements;
+    if (small && span >= size) return set(PartitionKind::Complete, 0);
+    if (span <= kMaxCyclicSpan) {
+        for (int64_t f = 2; f <= std::min(span, kMaxBanks); f++) {
+            if (!fits(PartitionKind::Cyclic, f)) continue;
+            if (small && f >= size) return set(PartitionKind::Complete, 0);
+            return set(PartitionKind::Cyclic, f);
+        }
+    } else {
+        // Rows of a flattened array: one block per accessed row, else one block per row.
+        std::vector<int64_t> candidates = {rows};
+        if (stride > 0 && size % stride == 0) candidates.push_back(size / stride);
+        for (int64_t f : candidates) {
+            if (f > 1 && f <= kMaxBanks && size % f == 0 && fits(PartitionKind::Block, f)) {
+                return set(PartitionKind::Block, f);
+            }
+        }
+        for (int64_t f = 2; f <= kMaxBanks; f++) {
+            if (fits(PartitionKind::Cyclic, f)) return set(PartitionKind::Cyclic, f);
+        }
+    }
+    if (small) return set(PartitionKind::Complete, 0);
+    out.why_not = accesses + "; no cyclic (up to " + std::to_string(kMaxBanks) +
+                  " banks) or block partition is proved to give each access its own bank";
+    return out;
+}
+
+bool same(const ArrayPartition &a, const ArrayPartition &b) {
+    return a.enabled == b.enabled && a.kind == b.kind && a.factor == b.factor && a.inferred == b.inferred &&
+           a.reason == b.reason;
+}
+
+// Whether infer-partitions may set `p` (not a partition the user gave).
+bool ours(const ArrayPartition &p) { return !p.enabled || p.inferred; }
+
+}  // namespace
+
+PassResult infer_partitions(FilterGraph &graph) {
+    PassResult result;
+    // The memory model: block RAM with 1 read + 1 write port (the device library's default).
+    const Device memory;
+    // Array name -> cases, for buffers of the graph; per filter for its locals.
+    std::map<std::string, std::vector<AccessCase>> buffer_cases;
+    std::vector<std::map<std::string, std::vector<AccessCase>>> local_cases(graph.filters.size());
+    for (size_t fi = 0; fi < graph.filters.size(); fi++) {
+        const Filter &f = graph.filters[fi];
+        if (!f.body.defined()) continue;
+        Stmt body = apply_hls_unroll(f.body, f.directives);
+        CollectAccesses collect(f.directives);
+        body.accept(&collect);
+        std::set<std::string> locals;
+        for (const LocalBuffer &l : f.locals) locals.insert(l.name);
+        for (const LoopAccesses &loop : collect.loops) {
+            std::string description = replication_text(f.body, f.directives, loop.loop);
+            for (const auto &kv : loop.arrays) {
+                AccessCase c;
+                c.description = description;
+                c.accesses = kv.second;
+                std::vector<Expr> indices;
+                for (const ArrayAccess &a : kv.second) indices.push_back(a.index);
+                c.groups = constant_offset_groups(indices);
+                c.ranges = loop.ranges;
+                if (locals.count(kv.first)) {
+                    local_cases[fi][kv.first].push_back(std::move(c));
+                } else if (graph.has_buffer(kv.first)) {
+                    buffer_cases[kv.first].push_back(std::move(c));
+                }
+            }
+        }
+    }
+    auto update = [&](ArrayPartition &p, int64_t size, const std::string &name, const std::vector<AccessCase> *cases) {
+        if (!ours(p)) return;
+        ArrayPartition next;
+        if (cases && !cases->empty()) {
+            Choice c = choose(name, size, *cases, memory);
+            next = c.partition;
+            if (!c.partition.enabled && !c.why_not.empty()) {
+                next.inferred = true;
+                next.reason = "not partitioned: " + c.why_not;
+            }
+        }
+        if (!same(p, next)) {
+            p = next;
+            result.changed = true;
+        }
+    };
+    for (Buffer &b : graph.buffers) {
+        if (b.scalar || b.stream) continue;
+        auto it = buffer_cases.find(b.name);
+        update(b.partition, b.size(), b.name, it == buffer_cases.end() ? nullptr : &it->second);
+    }
+    for (size_t fi = 0; fi < graph.filters.size(); fi++) {
+        for (LocalBuffer &l : graph.filters[fi].locals) {
+            if (l.scalar) continue;
+            auto it = local_cases[fi].find(l.name);
+            update(l.partition, l.size, l.name, it == local_cases[fi].end() ? nullptr : &it->second);
+        }
+    }
+    return result;
+}
+
+}  // namespace flowhls

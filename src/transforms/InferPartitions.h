@@ -1,0 +1,21 @@
+// Pass infer-partitions: ARRAY_PARTITION of arrays read or written several times per pipeline iteration.
+#pragma once
+
+#include "transforms/Pass.h"
+
+namespace flowhls {
+
+/// Contract: for every loop with a pipeline directive, takes the accesses one iteration makes
+/// (with the HLS unroll directives applied as copies, and loops inside the pipelined loop
+/// unrolled completely as Vitis HLS does) and groups each array's indices by constant
+/// difference. An array (intermediate, kernel argument, ROM or filter local; not scalars or
+/// streams) that needs more than the memory's 1 read + 1 write port per iteration gets an
+/// inferred partition (ArrayPartition::inferred, with the accesses as the reason):
+/// complete for arrays of at most 64 elements whose accesses span it; cyclic with the smallest
+/// factor that leaves at most one read and one write per bank when the offsets span at most
+/// 64 elements; block when the offsets are a row stride apart and every access is proved to
+/// stay in its own block; otherwise none, with the reason. Partitions the user gave
+/// (enabled, not inferred) are never changed. Changes no filter body.
+PassResult infer_partitions(FilterGraph &graph);
+
+}  // namespace flowhls
