@@ -9,7 +9,7 @@
 namespace flowhls {
 
 /// Copies of a loop body an analysis materializes at most (loops beyond it stay loops).
-constexpr int64_t kMaxUnrollCopies = 1024;
+constexpr int64_t kMaxUnrollCopies = 128;
 
 /// Contract: returns `body` with the HLS unroll directives of `directives` applied as copies,
 /// the way the HLS tool replicates loop bodies (the result is for analysis, never emitted).

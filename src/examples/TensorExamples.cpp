@@ -60,12 +60,15 @@ ExampleDef gemm() {
                  .partition(a, 0, PartitionKind::Complete)
                  .partition(b, 1, PartitionKind::Complete);
          }},
-        {"unrolled", "product at the root, the k reduction split by 4 and the inner part unrolled by Halide",
+        {"unrolled",
+         "product at the root, the k reduction split by 4 and the inner part unrolled by Halide; A and B on bram "
+         "ports (their partitions are inferred)",
          [](HalideProgram &p) {
              Func prod = stage(p, "prod");
              prod.compute_root();
              Halide::RVar k(prod.update().get_schedule().rvars().at(0).var), ko("ko"), ki("ki");
              prod.update().split(k, ko, ki, 4).unroll(ki);
+             for (size_t i = 0; i < 2; i++) p.directives.interface(p.inputs.at(i).param.name(), InterfaceMode::Bram);
          }},
         {"vectorized", "product at the root, i vectorized by 8 (bambu maps vectors; vitis refuses it)",
          [](const HalideProgram &p) {

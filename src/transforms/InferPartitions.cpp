@@ -256,8 +256,9 @@ bool same(const ArrayPartition &a, const ArrayPartition &b) {
            a.reason == b.reason;
 }
 
-// Whether infer-partitions may set `p` (not a partition the user gave).
-bool ours(const ArrayPartition &p) { return !p.enabled || p.inferred; }
+// Whether infer-partitions may set `p`: not a partition the user gave, nor one another pass
+// chose for its own array (line-buffers: one bank per line, window registers).
+bool ours(const ArrayPartition &p) { return !p.enabled || (p.inferred && p.reason.rfind("inferred: ", 0) == 0); }
 
 }  // namespace
 
@@ -312,6 +313,9 @@ PassResult infer_partitions(FilterGraph &graph) {
     };
     for (Buffer &b : graph.buffers) {
         if (b.scalar || b.stream) continue;
+        // Kernel arguments behind m_axi / axis ports live off chip: only a bram port has banks.
+        bool argument = b.kind == BufferKind::Input || b.kind == BufferKind::Output;
+        if (argument && b.interface.mode != InterfaceMode::Bram) continue;
         auto it = buffer_cases.find(b.name);
         update(b.partition, b.size(), b.name, it == buffer_cases.end() ? nullptr : &it->second);
     }

@@ -8,14 +8,15 @@ namespace flowhls {
 /// Contract: for every loop with a pipeline directive, takes the accesses one iteration makes
 /// (with the HLS unroll directives applied as copies, and loops inside the pipelined loop
 /// unrolled completely as Vitis HLS does) and groups each array's indices by constant
-/// difference. An array (intermediate, kernel argument, ROM or filter local; not scalars or
-/// streams) that needs more than the memory's 1 read + 1 write port per iteration gets an
+/// difference. An array (intermediate, kernel argument on a bram port, ROM or filter local;
+/// not scalars, streams or m_axi/axis arguments, which live off chip) that needs more than the memory's 1 read + 1 write port per iteration gets an
 /// inferred partition (ArrayPartition::inferred, with the accesses as the reason):
 /// complete for arrays of at most 64 elements whose accesses span it; cyclic with the smallest
 /// factor that leaves at most one read and one write per bank when the offsets span at most
 /// 64 elements; block when the offsets are a row stride apart and every access is proved to
 /// stay in its own block; otherwise none, with the reason. Partitions the user gave
-/// (enabled, not inferred) are never changed. Changes no filter body.
+/// (enabled, not inferred) and those another pass chose for its own locals (line buffers) are
+/// never changed. Changes no filter body.
 PassResult infer_partitions(FilterGraph &graph);
 
 }  // namespace flowhls

@@ -18,7 +18,9 @@ static void compute_hw_input(const float input[324], hls::stream<float> &hw_inpu
 // Filter gauss: reads hw_input; writes gauss.
 static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
     float hw_input_lines[36];
+#pragma HLS ARRAY_PARTITION variable=hw_input_lines type=block factor=2 dim=1
     float hw_input_window[9] = {0};
+#pragma HLS ARRAY_PARTITION variable=hw_input_window type=complete dim=1
     // consume hw_input
     const float t0 = 0x1p+0f;
     const float t1 = 0x1p+1f;

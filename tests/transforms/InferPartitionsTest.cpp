@@ -38,6 +38,8 @@ FilterGraph graph_of(Stmt body, std::vector<int64_t> in_shape, BufferKind in_kin
                  Buffer{"out", Halide::Float(32), {32}, BufferKind::Output}};
     g.args = {"out"};
     if (in_kind != BufferKind::Intermediate) g.args.insert(g.args.begin(), "A");
+    // A kernel argument has banks only behind a bram port (m_axi is off-chip memory).
+    if (in_kind != BufferKind::Intermediate) g.buffers[0].interface.mode = InterfaceMode::Bram;
     g.filters.push_back(Filter{"f", "compute_f", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
     return g;
@@ -89,6 +91,13 @@ TEST(InferPartitions, HalideUnrolledCopiesNeedTheSmallestConflictFreeFactor) {
     infer_partitions(g);
     EXPECT_EQ(g.buffer("A").partition.kind, PartitionKind::Cyclic);
     EXPECT_EQ(g.buffer("A").partition.factor, 3);
+}
+
+TEST(InferPartitions, ArgumentsBehindMaxiPortsAreNotPartitioned) {
+    FilterGraph g = unrolled_reduction();
+    g.buffer("A").interface.mode = InterfaceMode::MAxi;
+    infer_partitions(g);
+    EXPECT_FALSE(g.buffer("A").partition.enabled);
 }
 
 TEST(InferPartitions, RowsOfAFlattenedArrayArePartitionedInBlocks) {
@@ -176,6 +185,7 @@ TEST(InferPartitions, GemmUnrolledByHalideShowsItsPartitionsInTheDump) {
         << out;
     std::string final_graph = out.substr(out.find("// ---- final"));
     EXPECT_NE(final_graph.find("  buffer A: input float32[32, 32]  producers: -  consumers: prod\n"
+                               "    interface: bram (directive)\n"
                                "    partition: cyclic factor 4 (inferred: loop prod_s1_k_x_ko reads A at offsets "
                                "0,1,2,3 per iteration)\n"),
               std::string::npos)
