@@ -348,6 +348,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         Expr v = Variable::make(Halide::Int(32), f->name);
         const int64_t *c = as_const_int(simplify(substitute(f->name, v + 1, loads[0].index) - loads[0].index));
         if (!c) return fail("the window does not move affinely in loop " + f->name);
+        if (*c == 0) return fail("loop " + f->name + " reads the same window " + std::to_string(*extent) + " times");
         strides.push_back(*c);
     }
     if (!strides.empty() && strides[0] != 1) {
@@ -359,7 +360,9 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
     p.width = strides.size() >= 2 ? strides[1] : (moving.empty() ? n : moving.back());
     if (p.width < 2 || n % p.width != 0) return fail("the reads do not walk the buffer in rows");
     p.height = n / p.width;
-    if (strides.size() >= 3 && strides[2] % p.width == 0 && n % strides[2] == 0) p.height = strides[2] / p.width;
+    if (strides.size() >= 3 && strides[2] >= p.width && strides[2] % p.width == 0 && n % strides[2] == 0) {
+        p.height = strides[2] / p.width;
+    }
     p.planes = n / (p.width * p.height);
     // Window: rows and columns of every read relative to the first one.
     int64_t min_offset = *std::min_element(offsets.begin(), offsets.end());

@@ -183,7 +183,10 @@ Stmt line_buffered_nest(const For *root, const LineBufferAnalysis &a, const Buff
             step.push_back(store(n.window, load(b.type, n.lines, line(r)), win(r, p.cols - 1)));
         }
         step.push_back(store(n.window, value, win(p.rows - 1, p.cols - 1)));
-        for (int64_t r = 0; r + 2 < p.rows; r++) step.push_back(store(n.lines, load(b.type, n.lines, line(r + 1)), line(r)));
+        // Each line is read once: the lines move up from the window's newest column.
+        for (int64_t r = 0; r + 2 < p.rows; r++) {
+            step.push_back(store(n.lines, load(b.type, n.window, win(r + 1, p.cols - 1)), line(r)));
+        }
         if (p.rows > 1) step.push_back(store(n.lines, value, line(p.rows - 2)));
     }
     step.push_back(body);

@@ -37,7 +37,7 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
             hw_input_window[2] = hw_input_lines[hw_input_col];
             hw_input_window[5] = hw_input_lines[(hw_input_col + 18)];
             hw_input_window[8] = hw_input_in;
-            hw_input_lines[hw_input_col] = hw_input_lines[(hw_input_col + 18)];
+            hw_input_lines[hw_input_col] = hw_input_window[5];
             hw_input_lines[(hw_input_col + 18)] = hw_input_in;
             if (((hw_input_col >= 2) && (hw_input_row >= 2))) {
                 const int32_t gauss_s0_y = (hw_input_row + (-2));
