@@ -57,4 +57,47 @@ std::vector<ConstantOffsetGroup> constant_offset_groups(const std::vector<Halide
     return groups;
 }
 
+namespace {
+
+class Names : public Halide::Internal::IRVisitor {
+public:
+    std::set<std::string> names;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Halide::Internal::Variable *op) override { names.insert(op->name); }
+    void visit(const Halide::Internal::LetStmt *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Halide::Internal::Let *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Halide::Internal::For *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Halide::Internal::Load *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Halide::Internal::Store *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Halide::Internal::Allocate *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+std::set<std::string> names_in(const Halide::Internal::Stmt &s) {
+    Names n;
+    if (s.defined()) s.accept(&n);
+    return n.names;
+}
+
 }  // namespace flowhls

@@ -21,6 +21,10 @@ BufferAccesses buffer_accesses(const Halide::Expr &e);
 std::set<std::string> referenced_variables(const Halide::Expr &e);
 std::set<std::string> referenced_variables(const Halide::Internal::Stmt &s);
 
+/// Every name a statement binds or uses: variables, lets, loops, loaded/stored/allocated
+/// buffers (so a pass can make new names that do not collide).
+std::set<std::string> names_in(const Halide::Internal::Stmt &s);
+
 /// Indices of one array that differ from each other by constants: `indices[members[i]]`
 /// equals `base + offsets[i]` (base is the index of the first member).
 struct ConstantOffsetGroup {

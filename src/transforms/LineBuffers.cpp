@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analysis/IRQueries.h"
 #include "analysis/StreamOrder.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
@@ -27,28 +28,6 @@ Expr load(Halide::Type type, const std::string &buffer, const Expr &index) {
 Stmt store(const std::string &buffer, const Expr &value, const Expr &index) {
     return Store::make(buffer, value, index, Parameter(), const_true(), ModulusRemainder());
 }
-
-// Every name a filter body binds or uses, so new names do not collide.
-class CollectNames : public IRVisitor {
-public:
-    std::set<std::string> names;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-    void visit(const LetStmt *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Let *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const For *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
 
 // Reads of the buffer replaced by their window register: the index, with the let-bound names
 // it uses resolved, minus the window corner is row * width + col.
@@ -222,9 +201,7 @@ bool apply(FilterGraph &g, Buffer &b, const LineBufferAnalysis &a) {
     const std::vector<LocalBuffer> old_locals = f.locals;
     std::set<std::string> taken;
     {
-        CollectNames names;
-        f.body.accept(&names);
-        taken = names.names;
+        taken = names_in(f.body);
         for (const Buffer &other : g.buffers) taken.insert(other.name);
         for (const Filter &other : g.filters) {
             taken.insert(other.function_name);

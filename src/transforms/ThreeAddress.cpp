@@ -1,5 +1,6 @@
 // three_address: splits expressions into single operations on named temporaries.
 #include "transforms/ThreeAddress.h"
+#include "analysis/IRQueries.h"
 
 #include <set>
 
@@ -13,36 +14,6 @@ namespace {
 bool is_leaf(const Expr &e) {
     return e.as<Variable>() || e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>() || e.as<StringImm>();
 }
-
-// Every name bound or accessed in a statement.
-class Names : public IRVisitor {
-public:
-    std::set<std::string> names;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-    void visit(const LetStmt *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const For *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Load *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Allocate *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
 
 class Flatten : public IRMutator {
 public:
@@ -178,11 +149,10 @@ PassResult three_address(FilterGraph &graph) {
     for (const Buffer &b : graph.buffers) globals.insert(b.name);
     for (const Filter &f : graph.filters) globals.insert(f.function_name);
     for (Filter &f : graph.filters) {
-        Names names;
-        f.body.accept(&names);
-        names.names.insert(globals.begin(), globals.end());
-        for (const LocalBuffer &l : f.locals) names.names.insert(l.name);
-        Flatten flatten(names.names);
+        std::set<std::string> names = names_in(f.body);
+        names.insert(globals.begin(), globals.end());
+        for (const LocalBuffer &l : f.locals) names.insert(l.name);
+        Flatten flatten(names);
         f.body = flatten.mutate(f.body);
         result.changed |= flatten.changed;
     }

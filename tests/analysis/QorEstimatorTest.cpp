@@ -4,6 +4,8 @@
 #include "flowhls/Error.h"
 
 #include <cstdio>
+#include "IrBuilder.h"
+
 #include <gtest/gtest.h>
 
 namespace flowhls {
@@ -12,17 +14,10 @@ namespace {
 using namespace Halide::Internal;
 using Halide::Expr;
 
-Expr var(const std::string &n) { return Variable::make(Halide::Int(32), n); }
-Expr load(const std::string &buf, Expr index) {
-    return Load::make(Halide::Float(32), buf, std::move(index), Halide::Buffer<>(), Parameter(), const_true(),
-                      ModulusRemainder());
-}
-Stmt store(const std::string &buf, Expr value, Expr index) {
-    return Store::make(buf, std::move(value), std::move(index), Parameter(), const_true(), ModulusRemainder());
-}
-Stmt loop(const std::string &v, int extent, Stmt body) {
-    return For::make(v, 0, extent, ForType::Serial, Halide::DeviceAPI::None, std::move(body));
-}
+using test::load;
+using test::loop;
+using test::store;
+using test::var;
 
 // C, A, B: 32x32 float arrays (kernel arguments), one filter with `body`.
 FilterGraph gemm_graph(Stmt body) {

@@ -2,6 +2,8 @@
 #include "TestSupport.h"
 #include "transforms/InferPartitions.h"
 
+#include "IrBuilder.h"
+
 #include <gtest/gtest.h>
 
 namespace flowhls {
@@ -10,17 +12,10 @@ namespace {
 using namespace Halide::Internal;
 using Halide::Expr;
 
-Expr var(const std::string &n) { return Variable::make(Halide::Int(32), n); }
-Expr load(const std::string &buf, Expr index) {
-    return Load::make(Halide::Float(32), buf, std::move(index), Halide::Buffer<>(), Parameter(), const_true(),
-                      ModulusRemainder());
-}
-Stmt store(const std::string &buf, Expr value, Expr index) {
-    return Store::make(buf, std::move(value), std::move(index), Parameter(), const_true(), ModulusRemainder());
-}
-Stmt loop(const std::string &v, int extent, Stmt body) {
-    return For::make(v, 0, extent, ForType::Serial, Halide::DeviceAPI::None, std::move(body));
-}
+using test::load;
+using test::loop;
+using test::store;
+using test::var;
 
 LoopDirective pipelined(int64_t unroll = 0) {
     LoopDirective d;
