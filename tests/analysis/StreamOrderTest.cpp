@@ -1,4 +1,5 @@
 // Tests of stream detection: which channels are proven FIFOs, and why the others are not.
+#include "PreparedGraph.h"
 #include "TestSupport.h"
 #include "analysis/StreamOrder.h"
 #include "flowhls/Compiler.h"
@@ -15,12 +16,7 @@ namespace flowhls {
 namespace {
 
 FilterGraph prepared(const HalideProgram &p, bool fifo = true, std::vector<std::string> disabled = {}) {
-    FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
-    PipelineOptions o;
-    o.fifo_channels = fifo;
-    o.disabled = std::move(disabled);
-    run_pipeline(g, o);
-    return g;
+    return test::prepared_graph(p, fifo, std::move(disabled));
 }
 
 // in -> a = in * 2 -> b = a + 1 -> out = b * 3 (or a consumer reading a transposed).

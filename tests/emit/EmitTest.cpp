@@ -1,4 +1,5 @@
 // Tests of the C printer and the Vitis emitter (golden kernel of a small pipeline).
+#include "PreparedGraph.h"
 #include "TestSupport.h"
 #include "emit/CPrinter.h"
 #include "emit/testbench/TestbenchEmitter.h"
@@ -87,11 +88,7 @@ TEST(CPrinter, LoopsAreLabelled) {
 
 // The small program after the pass pipeline, with FIFO channels for Vitis as compile() does.
 FilterGraph prepared_small_graph(HlsTarget target = HlsTarget::Vitis) {
-    FilterGraph g = extract_filters(lower_for_hls(test::small_program(), target));
-    PipelineOptions o;
-    o.fifo_channels = target == HlsTarget::Vitis;
-    run_pipeline(g, o);
-    return g;
+    return test::prepared_graph(test::small_program(), target == HlsTarget::Vitis, {}, target);
 }
 
 TEST(VitisEmitter, KernelGolden) {

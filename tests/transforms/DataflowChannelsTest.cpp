@@ -1,5 +1,6 @@
 // Tests of dataflow legalization (fork filters) and stream balancing (token simulation).
 #include "OnnxModelBuilder.h"
+#include "PreparedGraph.h"
 #include "TestSupport.h"
 #include "analysis/TokenSim.h"
 #include "flowhls/Compiler.h"
@@ -38,13 +39,7 @@ std::string unet_model(const std::string &path) {
     return b.write(path);
 }
 
-FilterGraph prepared(const HalideProgram &p) {
-    FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
-    PipelineOptions o;
-    o.fifo_channels = true;
-    run_pipeline(g, o);
-    return g;
-}
+FilterGraph prepared(const HalideProgram &p) { return test::prepared_graph(p); }
 
 class Reconvergent : public ::testing::TestWithParam<std::string> {};
 

@@ -1,4 +1,5 @@
 // Tests of the line-buffer transformation: windows in registers, rows in line buffers, streams.
+#include "PreparedGraph.h"
 #include "TestSupport.h"
 #include "analysis/StreamOrder.h"
 #include "analysis/TokenSim.h"
@@ -15,12 +16,7 @@ namespace flowhls {
 namespace {
 
 FilterGraph prepared(const HalideProgram &p, std::vector<std::string> disabled = {}) {
-    FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
-    PipelineOptions o;
-    o.fifo_channels = true;
-    o.disabled = std::move(disabled);
-    run_pipeline(g, o);
-    return g;
+    return test::prepared_graph(p, true, std::move(disabled));
 }
 
 // A non-separable 3x3 gaussian (1 2 1 / 2 4 2 / 1 2 1, / 16) of an 18x18 image copied on chip.
