@@ -24,7 +24,7 @@ struct CompileArgs {
     double atol = 1e-5, rtol = 1e-4;
     bool no_fold_bn = false, specialize = false;
     uint64_t seed = 1;
-    bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
+    bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
@@ -168,6 +168,7 @@ int run_compile(const CompileArgs &a) {
     o.dump_after = a.dump_after;
     o.disabled_passes = a.disabled;
     o.time_passes = a.time_passes;
+    o.verify_each = o.verify_each || a.verify_each;
     bool terminal = isatty(STDERR_FILENO);
     o.log_stream = (a.verbose || a.time_passes || terminal) ? &std::cerr : nullptr;
     flowhls::CompileResult r = flowhls::compile(program, o);
@@ -254,6 +255,7 @@ int main(int argc, char **argv) {
     compile->add_option("--disable-pass", ca.disabled, "do not run this pass")
         ->allow_extra_args(false);
     compile->add_flag("--time-passes", ca.time_passes, "print the wall time of each pass");
+    compile->add_flag("--verify-each", ca.verify_each, "verify the filter graph after every pass (internal check)");
     compile->add_flag("--csim", ca.csim, "run the C simulation after compiling");
     compile->add_flag("--sanitize", ca.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     compile->add_flag("-v,--verbose", ca.verbose, "print progress and the simulation output");
