@@ -24,7 +24,7 @@ struct CompileArgs {
     double atol = 1e-5, rtol = 1e-4;
     bool no_fold_bn = false, specialize = false;
     uint64_t seed = 1;
-    bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
+    bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
@@ -128,6 +128,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     o.dump_after = a.dump_after;
     o.disabled_passes = a.disabled;
     o.time_passes = a.time_passes;
+    o.verify_each = o.verify_each || a.verify_each;
     bool terminal = isatty(STDERR_FILENO);
     o.log_stream = (a.verbose || a.time_passes || terminal) ? &std::cerr : nullptr;
     return o;
@@ -240,6 +241,7 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
         ->allow_extra_args(false);
     c->add_option("--disable-pass", a.disabled, "do not run this pass")->allow_extra_args(false);
     c->add_flag("--time-passes", a.time_passes, "print the wall time of each pass");
+    c->add_flag("--verify-each", a.verify_each, "verify the filter graph after every pass (internal check)");
     c->add_flag("--csim", a.csim, "run the C simulation after compiling");
     c->add_flag("--sanitize", a.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     c->add_flag("-v,--verbose", a.verbose, "print progress and the simulation output");
