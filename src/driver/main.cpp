@@ -7,6 +7,7 @@
 #include "flowhls/Examples.h"
 #include "flowhls/Generators.h"
 #include "flowhls/Onnx.h"
+#include "flowhls/Synth.h"
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +29,8 @@ struct CompileArgs {
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
+    bool synth = false;
+    std::string bambu;
 };
 
 struct CsimArgs {
@@ -147,7 +150,35 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
     return program;
 }
 
+// `flowhls synth DIR`: PandA-Bambu synthesis and RTL co-simulation in Verilator of a
+// --target bambu project; prints what they measured. Exit code 0 when the RTL outputs equal
+// the reference, 1 otherwise.
+int run_synth_command(const std::string &dir, const std::string &bambu, bool verbose) {
+    flowhls::SynthOptions o;
+    o.bambu = bambu;
+    o.echo = verbose ? &std::cout : nullptr;
+    o.progress = !verbose && isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+    flowhls::SynthResult r = flowhls::run_synth(dir, o);
+    if (!r.passed && !verbose) std::cout << r.log;
+    std::cout << r.report << "synth: " << r.verdict << "\n";
+    return r.passed ? 0 : 1;
+}
+
+CLI::App *add_synth_command(CLI::App &app, std::string &dir, std::string &bambu, bool &verbose) {
+    CLI::App *synth = app.add_subcommand(
+        "synth", "PandA-Bambu synthesis and RTL co-simulation (Verilator) of a --target bambu project: measured "
+                 "cycles, area and clock in its report");
+    synth->add_option("dir", dir, "project directory written by 'flowhls compile --target bambu'")->required();
+    synth->add_option("--bambu", bambu, "the bambu executable or its install directory (default: bambu on PATH)");
+    synth->add_flag("-v,--verbose", verbose, "print Bambu's whole output");
+    return synth;
+}
+
 int run_compile(const CompileArgs &a) {
+    if (a.synth) {
+        if (a.target != "bambu") throw flowhls::Error("--synth runs PandA-Bambu: compile with --target bambu");
+        flowhls::find_bambu(a.bambu);  // no Bambu: refused before compiling
+    }
     std::string label, default_dir;
     flowhls::HalideProgram program = program_to_compile(a, &label, &default_dir);
     if (!a.directives.empty()) {
@@ -178,11 +209,14 @@ int run_compile(const CompileArgs &a) {
     std::cout << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
     std::cout << "  project:  " << r.output_dir << "\n";
     if (a.report) std::cout << "\n" << r.qor_report;
-    if (!a.csim) return 0;
-    flowhls::CsimOptions co;
-    co.sanitize = a.sanitize;
-    co.echo = a.verbose;
-    return report_csim(flowhls::run_csim(r.output_dir, co), a.verbose);
+    if (a.csim) {
+        flowhls::CsimOptions co;
+        co.sanitize = a.sanitize;
+        co.echo = a.verbose;
+        int status = report_csim(flowhls::run_csim(r.output_dir, co), a.verbose);
+        if (status != 0) return status;
+    }
+    return a.synth ? run_synth_command(r.output_dir, a.bambu, a.verbose) : 0;
 }
 
 int run_csim_command(const CsimArgs &a) {
@@ -257,6 +291,8 @@ int main(int argc, char **argv) {
     compile->add_flag("--csim", ca.csim, "run the C simulation after compiling");
     compile->add_flag("--sanitize", ca.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     compile->add_flag("-v,--verbose", ca.verbose, "print progress and the simulation output");
+    compile->add_flag("--synth", ca.synth, "then synthesize with PandA-Bambu and co-simulate the RTL (see 'synth')");
+    compile->add_option("--bambu", ca.bambu, "with --synth: the bambu executable or its install directory");
 
     app.add_subcommand("devices", "list the FPGA parts of the device library");
     app.add_subcommand("onnx-ops", "list the ONNX op types flowhls converts");
@@ -286,6 +322,10 @@ int main(int argc, char **argv) {
     std::string report_dir;
     CLI::App *report = app.add_subcommand("report", "print the report of a generated project (filters, dataflow, QoR)");
     report->add_option("dir", report_dir, "project directory written by 'flowhls compile'")->required();
+
+    std::string synth_dir, synth_bambu;
+    bool synth_verbose = false;
+    CLI::App *synth = add_synth_command(app, synth_dir, synth_bambu, synth_verbose);
 
     CsimArgs sa;
     CLI::App *csim = app.add_subcommand("csim", "build and run the C simulation of a generated project");
@@ -346,6 +386,7 @@ int main(int argc, char **argv) {
         }
         if (compile->parsed()) return run_compile(ca);
         if (csim->parsed()) return run_csim_command(sa);
+        if (synth->parsed()) return run_synth_command(synth_dir, synth_bambu, synth_verbose);
     } catch (const flowhls::Error &e) {
         std::cerr << "flowhls: error: " << e.what() << "\n";
         return 2;
