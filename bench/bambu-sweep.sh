@@ -40,6 +40,7 @@ ROWS=(
   "gemm_hls_unroll|-e gemm -s hls_unroll|#pragma GCC unroll of the k loop"
   "harris_root|-e harris -s root|Harris corners, float"
   "unsharp_root|-e unsharp -s root|unsharp mask, float"
+  "unsharp_interfaces|-e unsharp -s root --directives bench/bambu-interfaces.json|m_axi input, axis output (--generate-interface=INFER)"
   "upsample_root|-e upsample -s root|2x nearest upsampling, uint16"
   "lenet5_rom|models/lenet5/model.onnx --weights rom|LeNet-5, weights in on-chip ROMs"
   "lenet5_axi|models/lenet5/model.onnx --weights axi|LeNet-5, weights through m_axi arguments"
@@ -65,7 +66,7 @@ m = json.load(open(sys.argv[1])).get("measured")
 if m:
     r = m["resources"]
     print(",".join(str(v) for v in [sys.argv[2], m["passed"] and "PASS" or "FAIL", m["cycles"],
-          m["estimate"]["latency_cycles"], r["LUT"], r["FF"], r["DSP"], r["BRAM18K"], round(m["fmax_mhz"], 1),
+          (">=" if m.get("lut_lower_bound") else "") + str(r["LUT"]), r["FF"], r["DSP"], r["BRAM18K"], round(m["fmax_mhz"], 1),
           round(m["seconds"]), '"' + sys.argv[3] + '"', '"' + m["tool"] + '"', m["device"]]))
 EOF
 done
@@ -74,9 +75,9 @@ tool=$(tail -n 1 "$results" | awk -F'"' '{print $4}')
 {
   echo "# Measured by flowhls synth (PandA-Bambu synthesis, Verilator RTL co-simulation): $tool"
   echo "# Date: $(date -u +%Y-%m-%d). Command: bench/bambu-sweep.sh (flowhls compile ARGS --target bambu; flowhls synth)."
-  echo "# Clock 100 MHz. cycles: RTL simulation of one kernel call; estimate: flowhls's latency estimate at the time;"
-  echo "# LUT, FF, DSP: Bambu's estimates after binding; BRAM18K: block-RAM arrays of the Verilog; fmax: Bambu's estimate."
-  echo "name,rtl_vs_reference,cycles,flowhls_estimate,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,tool,device"
+  echo "# Clock 100 MHz. cycles: RTL simulation of one kernel call (flowhls bench --bambu prints its estimates beside them);"
+  echo "# LUT, FF, DSP: Bambu's estimates after binding (">=": its multiplexer area was "inf"); BRAM18K: block-RAM arrays of the Verilog; fmax: Bambu's estimate."
+  echo "name,rtl_vs_reference,cycles,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,tool,device"
   cat "$results"
 } > "$out"
 echo "bambu-sweep: wrote $out" >&2

@@ -51,9 +51,14 @@ class UnsupportedModelError : public Error {
 public:
     UnsupportedModelError(const std::string &model, std::vector<UnsupportedNode> nodes);
     const std::vector<UnsupportedNode> &nodes() const { return nodes_; }
+    /// The first line of the message: the model and how many nodes.
+    const std::string &summary() const { return summary_; }
+    /// One node's line: "node 'NAME' (OP, opset N): REASON".
+    static std::string describe(const UnsupportedNode &node);
 
 private:
     std::vector<UnsupportedNode> nodes_;
+    std::string summary_;
 };
 
 /// Contract: loads the ONNX model at `path` (checker, conversion to kKonnxTargetOpset, shape

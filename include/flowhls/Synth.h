@@ -35,6 +35,8 @@ struct SynthMeasurement {
     /// the top function, DSPs summed over the synthesized functions, and the lowest estimated
     /// maximum frequency of their schedules (MHz).
     int64_t lut = -1, ff = -1, dsp = -1;
+    /// Bambu could not estimate the multiplexers ("inf"): `lut` counts the rest only.
+    bool lut_lower_bound = false;
     double fmax_mhz = 0.0;
     /// Block RAMs of the arrays Bambu placed in BRAM (from the generated Verilog, 18 Kb blocks).
     int64_t bram18k = -1;

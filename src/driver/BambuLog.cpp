@@ -90,8 +90,16 @@ SynthMeasurement parse_bambu_run(const std::string &log, const std::string &test
             double f = std::stod(v);
             if (m.fmax_mhz == 0.0 || f < m.fmax_mhz) m.fmax_mhz = f;
         }
-        if (section == "binding" && !(v = after(line, "Total estimated area:")).empty() && function == top) {
-            m.lut = integer(v);
+        // The area without multiplexers, then the total; Bambu prints "inf" for the multiplexers of
+        // some designs (LeNet-5 with m_axi weights), the total is then a lower bound.
+        if (section == "binding" && function == top) {
+            if (!(v = after(line, "Estimated resources area (no Muxes and address logic):")).empty()) {
+                m.lut = integer(v);
+                m.lut_lower_bound = true;
+            } else if (!(v = after(line, "Total estimated area:")).empty() && integer(v) >= 0) {
+                m.lut = integer(v);
+                m.lut_lower_bound = false;
+            }
         }
         if (section == "binding" && !(v = after(line, "Estimated number of DSPs:")).empty()) {
             dsp_total += std::max<int64_t>(0, integer(v));

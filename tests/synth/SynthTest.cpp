@@ -66,6 +66,21 @@ TEST(BambuLog, ReadsFailures) {
     EXPECT_EQ(m.testbench_lines.size(), 3u);
 }
 
+TEST(BambuLog, InfiniteMultiplexerAreaGivesALowerBound) {
+    // What Bambu printed for LeNet-5 with its weights through m_axi arguments.
+    std::string log = "  Module binding information for function lenet5:\n"
+                      "    Estimated resources area (no Muxes and address logic): 30197\n"
+                      "    Estimated area of MUX21: inf\n"
+                      "    Total estimated area: inf\n"
+                      "    Estimated number of DSPs: 8\n";
+    SynthMeasurement m = parse_bambu_run(log, "", "", "lenet5");
+    EXPECT_EQ(m.lut, 30197);
+    EXPECT_TRUE(m.lut_lower_bound);
+    EXPECT_EQ(m.dsp, 8);
+    m = parse_bambu_run(test::read_file(kData + "gaussian_bambu.log"), "", "", "gaussian");
+    EXPECT_FALSE(m.lut_lower_bound);
+}
+
 TEST(FindBambu, SaysHowToGetIt) {
     test::TempDir dir;
     try {

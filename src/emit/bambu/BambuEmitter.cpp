@@ -49,6 +49,7 @@ std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const Projec
     style.dialect.loop_labels = false;
     style.dialect.openmp_parallel = true;
     style.dialect.vectors_as_arrays = true;
+    style.dialect.floats = FloatLiteralForm::Hex;
     style.source_file = kernel_source_file(HlsTarget::Bambu);
     style.tool = "PandA-Bambu";
     style.vitis_pragmas = false;

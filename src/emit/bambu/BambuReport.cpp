@@ -57,11 +57,12 @@ std::string synth_report_text(const SynthResult &r, const SynthEstimate &e) {
     }
     os << "\n"
        << "  achievable clock (estimate)  " << (m.fmax_mhz > 0 ? mhz(m.fmax_mhz) + " MHz" : "n/a") << "\n"
-       << "  area (Bambu's estimates)     LUT " << figure(m.lut) << "  FF " << figure(m.ff) << "  DSP " << figure(m.dsp)
+       << "  area (Bambu's estimates)     LUT " << (m.lut_lower_bound ? ">=" : "") << figure(m.lut) << "  FF " << figure(m.ff) << "  DSP " << figure(m.dsp)
        << "  BRAM18K " << figure(m.bram18k) << "\n"
        << "  run time                     " << std::fixed << std::setprecision(0) << r.seconds << " s\n"
        << "  (LUT and FF: the top function after binding; DSP: summed over the synthesized functions; BRAM18K:\n"
        << "   the block-RAM arrays of the Verilog; clock: the slowest schedule. Bambu's log: bambu/bambu.log)\n";
+    if (m.lut_lower_bound) os << "  (LUT: Bambu's multiplexer area is 'inf'; the figure counts the other modules)\n";
     return os.str();
 }
 
@@ -79,6 +80,7 @@ nlohmann::json synth_report_json(const SynthResult &r, const SynthEstimate &e) {
     j["cycles"] = m.cycles;
     j["fmax_mhz"] = m.fmax_mhz;
     j["resources"] = {{"LUT", m.lut}, {"FF", m.ff}, {"DSP", m.dsp}, {"BRAM18K", m.bram18k}};
+    j["lut_lower_bound"] = m.lut_lower_bound;
     j["memory_bytes"] = m.memory_bytes;
     j["seconds"] = r.seconds;
     j["estimate"] = {{"latency_cycles", e.latency_cycles}, {"model", e.model}};
@@ -100,7 +102,7 @@ std::string synth_report_html(const SynthResult &r, const SynthEstimate &e) {
        << ")</th><th>clock (MHz, est.)</th><th>LUT</th><th>FF</th><th>DSP</th><th>BRAM18K</th><th>run time (s)</th></tr>\n"
        << "<tr><td>" << figure(m.cycles) << "</td><td>" << figure(e.latency_cycles) << " "
        << error_text(e.latency_cycles, m.cycles) << "</td><td>" << (m.fmax_mhz > 0 ? mhz(m.fmax_mhz) : "n/a") << "</td><td>"
-       << figure(m.lut) << "</td><td>" << figure(m.ff) << "</td><td>" << figure(m.dsp) << "</td><td>" << figure(m.bram18k)
+       << (m.lut_lower_bound ? "&ge;" : "") << figure(m.lut) << "</td><td>" << figure(m.ff) << "</td><td>" << figure(m.dsp) << "</td><td>" << figure(m.bram18k)
        << "</td><td>" << std::fixed << std::setprecision(0) << r.seconds << "</td></tr>\n</table>\n</section>\n";
     return os.str();
 }

@@ -1,16 +1,13 @@
-// import_onnx: ONNX model -> checked, opset-converted, shape-inferred graph -> Halide program.
+// import_onnx: a loaded, checked ONNX graph converted into a Halide program (one Func per op).
 #include "flowhls/Onnx.h"
 #include "frontend/onnx/Converter.h"
+#include "frontend/halide/Reference.h"
 #include "frontend/onnx/FoldBatchNorm.h"
+#include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
-#include "frontend/onnx/TensorData.h"
-
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
-#include <onnx/version_converter/convert.h>
+#include "frontend/onnx/TestData.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -54,130 +51,6 @@ std::string identifier(const std::string &name) {
     return out;
 }
 
-onnx::ModelProto read_model(const std::string &path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw Error("cannot read model '" + path + "': no such file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read model '" + path + "'");
-    std::ostringstream os;
-    os << in.rdbuf();
-    std::string bytes = os.str();
-    onnx::ModelProto model;
-    if (bytes.empty() || !model.ParseFromString(bytes)) {
-        throw Error("'" + path + "' is not a valid ONNX model (the protobuf does not parse: truncated or corrupt file)");
-    }
-    if (!model.has_graph()) throw Error("'" + path + "' is not a valid ONNX model (it has no graph)");
-    return model;
-}
-
-int default_opset(const onnx::ModelProto &m) {
-    for (const onnx::OperatorSetIdProto &o : m.opset_import()) {
-        if (o.domain().empty() || o.domain() == "ai.onnx") return static_cast<int>(o.version());
-    }
-    return 0;
-}
-
-// How messages name a node: its name, or its op and position.
-std::string node_label(const onnx::NodeProto &n, int index) {
-    return n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
-}
-
-// Loads, checks and converts the model to kOnnxTargetOpset; `opset` receives the model's own.
-onnx::ModelProto load_model(const std::string &path, int *opset_out) {
-    onnx::ModelProto model = read_model(path);
-    try {
-        onnx::checker::check_model(model);
-    } catch (const std::exception &e) {
-        throw Error("'" + path + "' fails the ONNX checker: " + std::string(e.what()));
-    }
-    int opset = default_opset(model);
-    *opset_out = opset;
-    if (opset == 0) return model;  // no default-domain nodes; the support check lists the others
-    if (opset > kOnnxTargetOpset) {
-        throw Error("'" + path + "' uses opset " + std::to_string(opset) + "; flowhls supports opsets up to " +
-                    std::to_string(kOnnxTargetOpset));
-    }
-    if (opset != kOnnxTargetOpset) {
-        try {
-            // Some adapters (broadcasting before opset 7) need the input shapes.
-            onnx::shape_inference::InferShapes(model);
-            model = onnx::version_conversion::ConvertVersion(model, kOnnxTargetOpset);
-        } catch (const std::exception &e) {
-            throw Error("'" + path + "': cannot convert opset " + std::to_string(opset) + " to " +
-                        std::to_string(kOnnxTargetOpset) + ": " + std::string(e.what()));
-        }
-    }
-    return model;
-}
-
-// Elem type and dims (-1: unknown or symbolic) of a value.
-struct ValueType {
-    int elem_type = 0;
-    bool has_shape = false;
-    std::vector<int64_t> dims;
-    std::vector<std::string> symbols;
-};
-
-ValueType value_type(const onnx::ValueInfoProto &v) {
-    ValueType t;
-    if (!v.type().has_tensor_type()) return t;
-    const onnx::TypeProto_Tensor &tt = v.type().tensor_type();
-    t.elem_type = tt.elem_type();
-    if (!tt.has_shape()) return t;
-    t.has_shape = true;
-    for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
-        t.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
-        t.symbols.push_back(d.has_dim_param() ? d.dim_param() : "");
-    }
-    return t;
-}
-
-void set_static_dims(onnx::ValueInfoProto &v, const std::vector<int64_t> &dims) {
-    onnx::TensorShapeProto *shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
-    shape->clear_dim();
-    for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
-}
-
-// Test data of the model: inputs and expected outputs, in graph order.
-struct TestData {
-    std::vector<TestTensor> inputs, outputs;
-};
-
-std::vector<std::string> sorted_files(const fs::path &dir, const std::string &prefix) {
-    std::vector<std::pair<int, std::string>> found;
-    std::error_code ec;
-    for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
-        std::string n = e.path().filename().string();
-        if (n.rfind(prefix, 0) != 0 || e.path().extension() != ".pb") continue;
-        found.emplace_back(std::atoi(n.c_str() + prefix.size()), e.path().string());
-    }
-    std::sort(found.begin(), found.end());
-    std::vector<std::string> out;
-    for (auto &f : found) out.push_back(f.second);
-    return out;
-}
-
-TestData load_test_data(const std::string &model_path, const OnnxImportOptions &o) {
-    TestData data;
-    std::vector<std::string> ins = o.input_files, outs = o.expected_files;
-    std::string dir = o.test_data_dir;
-    // test_data_set_0 beside the model is used unless shapes are overridden.
-    if (ins.empty() && outs.empty() && dir.empty() && o.shapes.empty()) {
-        fs::path beside = fs::path(model_path).parent_path() / "test_data_set_0";
-        std::error_code ec;
-        if (fs::is_directory(beside, ec)) dir = beside.string();
-    }
-    if (ins.empty() && outs.empty() && !dir.empty()) {
-        std::error_code ec;
-        if (!fs::is_directory(dir, ec)) throw Error("test data directory '" + dir + "' does not exist");
-        ins = sorted_files(dir, "input_");
-        outs = sorted_files(dir, "output_");
-    }
-    for (const std::string &f : ins) data.inputs.push_back(read_test_tensor(f));
-    for (const std::string &f : outs) data.outputs.push_back(read_test_tensor(f));
-    return data;
-}
-
 class Importer {
 public:
     Importer(const std::string &path, const OnnxImportOptions &o) : path_(path), options_(o) {}
@@ -191,31 +64,22 @@ public:
     }
 
 private:
-    void infer_shapes() {
-        try {
-            onnx::shape_inference::InferShapes(model_);
-        } catch (const std::exception &e) {
-            throw Error("'" + path_ + "': ONNX shape inference failed: " + std::string(e.what()));
-        }
-    }
-
     HalideProgram import() {
-        model_ = load_model(path_, &model_opset_);
+        model_ = read_model(path_);
+        model_opset_ = check_and_convert(model_, path_);
         onnx::GraphProto &g = *model_.mutable_graph();
         if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
         for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
         // Element types are known before shapes are fixed: check support first.
-        onnx::ModelProto original = model_;
-        infer_shapes();
-        collect_value_types(g);
-        check_support(g);
-        model_ = original;
-        types_.clear();
-
+        {
+            onnx::ModelProto inferred = model_;
+            infer_shapes(inferred, path_);
+            check_support(inferred, value_types(inferred.graph()), model_opset_, path_);
+        }
         test_ = load_test_data(path_, options_);
         fix_input_shapes(*model_.mutable_graph());
-        infer_shapes();
-        collect_value_types(model_.graph());
+        infer_shapes(model_, path_);
+        types_ = value_types(model_.graph());
         return convert(model_.graph());
     }
 
@@ -290,69 +154,6 @@ private:
         }
     }
 
-    void collect_value_types(const onnx::GraphProto &g) {
-        for (const onnx::ValueInfoProto &v : g.input()) types_[v.name()] = value_type(v);
-        for (const onnx::ValueInfoProto &v : g.value_info()) types_[v.name()] = value_type(v);
-        for (const onnx::ValueInfoProto &v : g.output()) types_[v.name()] = value_type(v);
-        for (const onnx::TensorProto &t : g.initializer()) {
-            ValueType vt;
-            vt.elem_type = t.data_type();
-            vt.has_shape = true;
-            vt.dims = tensor_dims(t);
-            types_[t.name()] = vt;
-        }
-    }
-
-    // Lists every node no converter handles; throws before any conversion.
-    void check_support(const onnx::GraphProto &g) {
-        std::vector<UnsupportedNode> bad;
-        auto check_value = [&](const onnx::ValueInfoProto &v, const char *what) {
-            if (initializers_.count(v.name())) return;
-            std::string why;
-            if (!v.type().has_tensor_type()) why = "not a tensor (sequences, maps and optionals are not supported)";
-            else halide_type_of(v.type().tensor_type().elem_type(), &why);
-            if (!why.empty()) bad.push_back({std::string(what) + " '" + v.name() + "'", "-", model_opset_, why});
-        };
-        for (const onnx::ValueInfoProto &v : g.input()) check_value(v, "graph input");
-        for (const onnx::ValueInfoProto &v : g.output()) check_value(v, "graph output");
-        const ConverterTable &table = converter_table();
-        for (int i = 0; i < g.node_size(); i++) {
-            const onnx::NodeProto &n = g.node(i);
-            UnsupportedNode u{node_label(n, i), n.op_type(), model_opset_, ""};
-            if (!n.domain().empty() && n.domain() != "ai.onnx") {
-                u.reason = "domain '" + n.domain() + "' is not supported";
-                u.opset = 0;
-                for (const onnx::OperatorSetIdProto &o : model_.opset_import()) {
-                    if (o.domain() == n.domain()) u.opset = static_cast<int>(o.version());
-                }
-            } else if (!table.count(n.op_type())) {
-                u.reason = "no converter for this op";
-            } else {
-                std::vector<int> in_types;
-                for (const std::string &in : n.input()) {
-                    auto it = types_.find(in);
-                    in_types.push_back(in.empty() || it == types_.end() ? 0 : it->second.elem_type);
-                }
-                for (const std::string &out : n.output()) {
-                    auto it = types_.find(out);
-                    if (out.empty() || it == types_.end() || it->second.elem_type == 0) continue;
-                    std::string why;
-                    halide_type_of(it->second.elem_type, &why);
-                    if (!why.empty()) u.reason = "output '" + out + "': " + why;
-                }
-                for (size_t k = 0; k < in_types.size() && u.reason.empty(); k++) {
-                    std::string why;
-                    if (in_types[k]) halide_type_of(in_types[k], &why);
-                    if (!why.empty()) u.reason = "input '" + n.input(static_cast<int>(k)) + "': " + why;
-                }
-                const OpConverter &c = table.at(n.op_type());
-                if (u.reason.empty() && c.check) u.reason = c.check(n, in_types);
-            }
-            if (!u.reason.empty()) bad.push_back(u);
-        }
-        if (!bad.empty()) throw UnsupportedModelError(path_, bad);
-    }
-
     std::string fresh_name(const std::string &base) {
         std::string name = identifier(base);
         std::string candidate = name;
@@ -403,7 +204,7 @@ private:
     // Realizes a tensor with the JIT (all its inputs are constants).
     Halide::Buffer<> evaluate(const Tensor &t) {
         Halide::Buffer<> out = make_buffer(t.type, t.shape);
-        Halide::Target target = Halide::get_host_target().with_feature(Halide::Target::StrictFloat);
+        Halide::Target target = jit_target();
         try {
             Halide::Func f = t.func;
             f.realize(out, target);
@@ -544,45 +345,9 @@ private:
             p.inputs.push_back(pi);
         }
         for (auto &e : params_) e.second.param.reset();
-        attach_test_data(p, output_types);
+        attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
         return p;
-    }
-
-    void attach_test_data(HalideProgram &p, const std::vector<int> &output_types) {
-        if (test_.inputs.empty() && test_.outputs.empty()) return;
-        if (test_.outputs.empty()) throw Error("test data has inputs but no expected outputs");
-        size_t n_inputs = graph_inputs_.size();
-        if (test_.inputs.size() != n_inputs) {
-            throw Error("test data has " + std::to_string(test_.inputs.size()) + " input(s); the model has " +
-                        std::to_string(n_inputs));
-        }
-        if (test_.outputs.size() != p.outputs.size()) {
-            throw Error("test data has " + std::to_string(test_.outputs.size()) + " expected output(s); the model has " +
-                        std::to_string(p.outputs.size()));
-        }
-        size_t k = 0;
-        for (const ProgramInput &in : p.inputs) {
-            if (in.constant.defined()) continue;
-            size_t gi = kernel_inputs_.at(k++);
-            const TestTensor &t = test_.inputs.at(gi);
-            if (t.values.type() != in.param.type() || halide_extents(t.shape) != in.shape) {
-                throw Error("test input " + std::to_string(gi) + " ('" + t.name + "') does not match model input '" +
-                            graph_inputs_.at(gi) + "' (type or shape)");
-            }
-            p.test_inputs.push_back(t.values);
-        }
-        for (size_t i = 0; i < p.outputs.size(); i++) {
-            const TestTensor &t = test_.outputs[i];
-            if (t.elem_type != output_types[i] || halide_extents(t.shape) != p.outputs[i].shape) {
-                throw Error("expected output " + std::to_string(i) + " ('" + t.name + "') has type " +
-                            elem_type_name(t.elem_type) + " shape " + shape_text(t.shape) +
-                            "; the model's output differs");
-            }
-            p.expected_outputs.push_back(t.values);
-        }
-        p.atol = options_.atol;
-        p.rtol = options_.rtol;
     }
 
     struct ParamEntry {

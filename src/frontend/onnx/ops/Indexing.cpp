@@ -1,5 +1,6 @@
 // Converters of indexing and data-movement ops: Slice, Split, Gather, GatherElements, Pad,
 // Tile, Expand, Range, DepthToSpace, SpaceToDepth, Trilu, OneHot.
+#include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
 #include "frontend/onnx/ops/ShapeSupport.h"
@@ -63,13 +64,6 @@ CheckFn indexing_check(std::vector<int> index_inputs, std::vector<int> data_inpu
         }
         return extra ? extra(n) : "";
     };
-}
-
-std::string attr_string_of(const onnx::NodeProto &n, const std::string &name, const std::string &fallback) {
-    for (const onnx::AttributeProto &a : n.attribute()) {
-        if (a.name() == name) return a.s();
-    }
-    return fallback;
 }
 
 // ---- Slice ----
@@ -243,7 +237,7 @@ void convert_pad(NodeContext &ctx) {
 }
 
 std::string check_pad_attrs(const onnx::NodeProto &n) {
-    std::string mode = attr_string_of(n, "mode", "constant");
+    std::string mode = attribute_string(n, "mode", "constant");
     if (mode != "constant" && mode != "reflect" && mode != "edge") return "pad mode '" + mode + "' (constant, reflect and edge are supported)";
     if (n.input_size() > 3 && !n.input(3).empty()) return "the axes input of Pad";
     return "";
@@ -350,7 +344,7 @@ void convert_space_to_depth(NodeContext &ctx) {
 }
 
 std::string check_depth_to_space_attrs(const onnx::NodeProto &n) {
-    std::string mode = attr_string_of(n, "mode", "DCR");
+    std::string mode = attribute_string(n, "mode", "DCR");
     if (mode != "DCR" && mode != "CRD") return "DepthToSpace mode '" + mode + "' (DCR or CRD expected)";
     return "";
 }
@@ -405,10 +399,7 @@ void convert_one_hot(NodeContext &ctx) {
 void add_more_shape_converters(ConverterTable &t) {
     t["Slice"] = {convert_slice, indexing_check({1, 2, 3, 4})};
     t["Split"] = {convert_split, indexing_check({1}, {0}, [](const onnx::NodeProto &n) -> std::string {
-                      for (const onnx::AttributeProto &a : n.attribute()) {
-                          if (a.name() == "num_outputs") return "the num_outputs attribute (opset 18)";
-                      }
-                      return "";
+                      return has_attribute(n, "num_outputs") ? "the num_outputs attribute (opset 18)" : "";
                   })};
     t["Gather"] = {convert_gather, indexing_check({1})};
     t["GatherElements"] = {convert_gather_elements, indexing_check({1})};
