@@ -246,6 +246,8 @@ private:
         // The converter's Funcs are named <output>_op...; the filter itself <output>.
         std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
         NodeContext ctx(n, inputs, prefix);
+        ctx.make_constant = [this](const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
+                                   int elem_type) { return param_tensor(name, elem_type, shape, values); };
         std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);
