@@ -139,18 +139,84 @@ def export(name, out_dir):
     print(f"{name}: {path} input {tuple(shape)} output {tuple(y.shape)}")
 
 
+class QuantizedLeNet5(nn.Module):
+    """LeNet-5 between QuantStub / DeQuantStub for post-training static quantization; returns
+    the logits and the top-1 class (so the testbench checks the class too)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.model = model
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        y = self.dequant(self.model(self.quant(x)))
+        return y, torch.argmax(y, dim=1)
+
+
+def export_int8(name, out_dir):
+    """Post-training static quantization (torch.ao.quantization, engine qnnpack: uint8
+    activations, int8 weights per tensor) of the float model with the same seed, calibrated on
+    seeded random inputs, exported at opset 13 as a QDQ model. The test data is PyTorch's own
+    int8 output and top-1 class; flowhls.json gives the testbench tolerance: two steps (LSB)
+    of the output's quantization scale, as int8 runtimes disagree in the last bit."""
+    import json
+    import torch.ao.quantization as tq
+    float_name = name[: -len("_int8")]
+    ctor, shape = MODELS[float_name]
+    torch.backends.quantized.engine = "qnnpack"
+    torch.manual_seed(0)
+    model = QuantizedLeNet5(ctor()).eval()
+    model.qconfig = tq.get_default_qconfig("qnnpack")
+    prepared = tq.prepare(model)
+    gen = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for _ in range(16):
+            prepared(torch.rand((8,) + tuple(shape[1:]), generator=gen))
+    quantized = tq.convert(prepared)
+    x = torch.rand((4,) + tuple(shape[1:]), generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        y, top1 = quantized(x)
+    target = os.path.join(out_dir, name)
+    data = os.path.join(target, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    path = os.path.join(target, "model.onnx")
+    torch.onnx.export(quantized, x, path, opset_version=13, input_names=["input"], output_names=["output", "top1"])
+    onnx.checker.check_model(onnx.load(path))
+    for i, (n, a) in enumerate([("input", x.numpy())]):
+        with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    for i, (n, a) in enumerate([("output", y.numpy()), ("top1", top1.numpy())]):
+        with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    lsb = float(quantized.model.fc3.scale)
+    with open(os.path.join(target, "flowhls.json"), "w") as f:
+        json.dump({"atol": 2.5 * lsb, "rtol": 0.0, "lsb": lsb}, f)
+    print(f"{name}: {path} input {tuple(x.shape)} output {tuple(y.shape)} (output LSB {lsb:.3g})")
+
+
+# Quantized variants of zoo models: name -> exporter.
+QUANTIZED = {"lenet5_int8": export_int8}
+
+
+def export_any(name, out_dir):
+    """Exports a float model of MODELS or a quantized one of QUANTIZED."""
+    (QUANTIZED[name] if name in QUANTIZED else export)(name, out_dir)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)), help="output directory")
-    parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(MODELS))
+    every = list(MODELS) + list(QUANTIZED)
+    parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(every))
     args = parser.parse_args()
-    names = args.names or list(MODELS)
+    names = args.names or every
     for n in names:
-        if n not in MODELS:
-            sys.exit(f"unknown model '{n}' (models: {', '.join(MODELS)})")
+        if n not in every:
+            sys.exit(f"unknown model '{n}' (models: {', '.join(every)})")
     torch.set_num_threads(2)
     for n in names:
-        export(n, args.out)
+        export_any(n, args.out)
 
 
 if __name__ == "__main__":
