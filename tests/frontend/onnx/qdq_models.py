@@ -16,23 +16,13 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qdq_reference  # noqa: E402  (the float64 evaluator next to this file)
+
 
 def conv2d(x, w, pads, strides, group=1):
-    """float64 NCHW convolution, x [N,C,H,W], w [M,C/g,KH,KW]."""
-    n, c, h, wd = x.shape
-    m, cg, kh, kw = w.shape
-    x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
-    oh = (x.shape[2] - kh) // strides[0] + 1
-    ow = (x.shape[3] - kw) // strides[1] + 1
-    y = np.zeros((n, m, oh, ow))
-    per = m // group
-    for o in range(m):
-        g = o // per
-        for i in range(oh):
-            for j in range(ow):
-                patch = x[:, g * cg:(g + 1) * cg, i * strides[0]:i * strides[0] + kh, j * strides[1]:j * strides[1] + kw]
-                y[:, o, i, j] = np.sum(patch * w[o], axis=(1, 2, 3))
-    return y
+    """float64 NCHW convolution, x [N,C,H,W], w [M,C/g,KH,KW] (qdq_reference's)."""
+    return qdq_reference.conv(x, w, None, {"pads": pads, "strides": strides, "group": group})
 
 
 def quantize(v, sy, zy, dtype):
