@@ -41,9 +41,8 @@ std::string check_golden(const std::string &name, const std::string &actual) {
            " (copy it over the golden file if the change is intended)";
 }
 
-int run_flowhls(const std::string &args, std::string *output) {
-    std::string cmd = std::string(FLOWHLS_BIN) + " " + args + " 2>&1";
-    FILE *p = popen(cmd.c_str(), "r");
+int run_shell(const std::string &command, std::string *output) {
+    FILE *p = popen((command + " 2>&1").c_str(), "r");
     if (!p) return -1;
     char buf[4096];
     size_t n;
@@ -51,6 +50,10 @@ int run_flowhls(const std::string &args, std::string *output) {
     while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_flowhls(const std::string &args, std::string *output) {
+    return run_shell(std::string(FLOWHLS_BIN) + " " + args, output);
 }
 
 HalideProgram small_program() {

@@ -26,6 +26,9 @@ std::string check_golden(const std::string &name, const std::string &actual);
 /// Reads a whole file ("" if it does not exist).
 std::string read_file(const std::string &path);
 
+/// Runs `command` with /bin/sh; returns its exit status and fills `output` with stdout and stderr.
+int run_shell(const std::string &command, std::string *output);
+
 /// Runs the flowhls binary with `args` (a shell-quoted string); returns its exit status and
 /// fills `output` with stdout and stderr.
 int run_flowhls(const std::string &args, std::string *output);

@@ -2,7 +2,8 @@
 // co-simulated in Verilator, the RTL outputs compared with the reference. Needs bambu (CMake's
 // FLOWHLS_BAMBU, shared/vendor/panda-bambu, or PATH) and verilator: skipped with a message
 // without them, except in CI (FLOWHLS_CI set by .ci/run), where a missing tool fails the test.
-// The whole sweep (every example, LeNet-5) is bench/bambu-sweep.sh; this is the CI subset.
+// The whole sweep (every example, LeNet-5 both ways) is bench/bambu-sweep.sh; this is the CI
+// subset (about 6 minutes of a loaded 2-core machine when run one after the other).
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -105,6 +106,18 @@ TEST(BambuFlow, GemmVectorized) {
     std::string out;
     synthesize("-e gemm -s vectorized", bambu, dir / "v", &out);
     EXPECT_NE(test::read_file(dir / "v/kernel.c").find("[8];"), std::string::npos);
+}
+
+// The flagship model: LeNet-5 with its weights in on-chip ROMs (one C source each, linked by
+// Bambu), within the model's tolerance of PyTorch's outputs.
+TEST(BambuFlow, Lenet5WeightsInRom) {
+    REQUIRE_BAMBU(bambu);
+    test::TempDir dir;
+    std::string out;
+    std::string model = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx";
+    nlohmann::json m = synthesize(model + " --weights rom", bambu, dir / "l", &out);
+    EXPECT_TRUE(fs::exists(dir / "l/rom"));
+    EXPECT_NE(out.find("0 mismatches"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -17,18 +17,6 @@ namespace fs = std::filesystem;
 
 const std::string kData = std::string(FLOWHLS_SOURCE_DIR) + "/tests/synth/data/";
 
-// Runs `command` in a shell; returns the exit status and fills `output` (stdout and stderr).
-int shell(const std::string &command, std::string *output) {
-    FILE *p = popen((command + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    size_t n;
-    output->clear();
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(BambuLog, ReadsWhatARealRunMeasured) {
     // bambu.log and testbench.log of gaussian (root schedule) on PandA-Bambu 2024.10 + Verilator 5.006.
     SynthMeasurement m = parse_bambu_run(test::read_file(kData + "gaussian_bambu.log"),
@@ -174,7 +162,7 @@ TEST(Synth, RefusesWhatItCannotRun) {
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e gemm --target bambu -o " + (dir / "b"), &out), 0) << out;
     // No bambu on PATH: exit 2 with the way to get it.
-    EXPECT_EQ(shell("env PATH=/usr/bin:/bin " + std::string(FLOWHLS_BIN) + " synth " + (dir / "b"), &out), 2) << out;
+    EXPECT_EQ(test::run_shell("env PATH=/usr/bin:/bin " + std::string(FLOWHLS_BIN) + " synth " + (dir / "b"), &out), 2) << out;
     EXPECT_NE(out.find("flowhls: error: PandA-Bambu was not found"), std::string::npos) << out;
     EXPECT_EQ(test::run_flowhls("synth " + (dir / "b") + " --bambu " + (dir / "none"), &out), 2) << out;
     std::string bambu = fake_bambu(dir);
@@ -207,25 +195,25 @@ TEST(Synth, CompileWithSynth) {
 
 TEST(InstallBambuScript, ChecksItsArgumentsAndShowsTheRecipe) {
     std::string script = std::string(FLOWHLS_SOURCE_DIR) + "/scripts/install-bambu.sh", out;
-    EXPECT_EQ(shell(script + " --help", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " --help", &out), 0) << out;
     EXPECT_NE(out.find("Usage: scripts/install-bambu.sh [SRC_DIR]"), std::string::npos) << out;
-    EXPECT_EQ(shell(script + " --bogus", &out), 2) << out;
-    EXPECT_EQ(shell(script + " /nonexistent/src", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " --bogus", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " /nonexistent/src", &out), 2) << out;
     EXPECT_NE(out.find("source directory '/nonexistent/src' does not exist"), std::string::npos) << out;
-    EXPECT_EQ(shell(script + " --jobs x", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " --jobs x", &out), 2) << out;
     test::TempDir dir;
-    EXPECT_EQ(shell(script + " " + dir.path(), &out), 2) << out;  // not a Bambu tree
+    EXPECT_EQ(test::run_shell(script + " " + dir.path(), &out), 2) << out;  // not a Bambu tree
     EXPECT_NE(out.find("is not a PandA-bambu source tree"), std::string::npos) << out;
     std::ofstream(dir / "Makefile.init") << "";
     std::ofstream(dir / "configure.ac") << "";
-    EXPECT_EQ(shell(script + " " + dir.path() + " --prefix " + (dir / "p") + " --dry-run", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " " + dir.path() + " --prefix " + (dir / "p") + " --dry-run", &out), 0) << out;
     for (const char *want : {"clang-16", "llvm-16", "gcc-multilib", "libc6-dev-i386", "libbdd0c2", "verilator", "libboost-all-dev",
                              "--with-clang16=/usr/bin/clang-16", "install-strip DESTDIR=" }) {
         EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
     }
     EXPECT_FALSE(fs::exists(dir / "p"));  // a dry run changes nothing
     // Without a source directory it clones upstream at the tested revision.
-    EXPECT_EQ(shell(script + " --prefix " + (dir / "q") + " --dry-run", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " --prefix " + (dir / "q") + " --dry-run", &out), 0) << out;
     EXPECT_NE(out.find("git clone --recurse-submodules https://github.com/ferrandi/PandA-bambu.git"), std::string::npos)
         << out;
     EXPECT_NE(out.find("checkout 683d87153"), std::string::npos) << out;
