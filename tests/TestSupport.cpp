@@ -53,7 +53,9 @@ int run_shell(const std::string &command, std::string *output) {
 }
 
 int run_flowhls(const std::string &args, std::string *output) {
-    return run_shell(std::string(FLOWHLS_BIN) + " " + args, output);
+    // Every compilation of the suite verifies the graph after each pass.
+    std::string verified = args.rfind("compile ", 0) == 0 ? "compile --verify-each " + args.substr(8) : args;
+    return run_shell(std::string(FLOWHLS_BIN) + " " + verified, output);
 }
 
 HalideProgram small_program() {

@@ -154,6 +154,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     po.dump_after = options.dump_after;
     po.disabled = options.disabled_passes;
     po.time_passes = options.time_passes;
+    po.verify_each = options.verify_each;
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;

@@ -193,6 +193,35 @@ TEST(Synth, CompileWithSynth) {
     EXPECT_NE(out.find("synth: PASS"), std::string::npos) << out;
 }
 
+TEST(BambuSweep, WritesTheMeasuredFiguresWithTheirOrigin) {
+    test::TempDir dir;
+    std::string out;
+    std::string sweep = std::string(FLOWHLS_SOURCE_DIR) + "/bench/bambu-sweep.sh";
+    ASSERT_EQ(test::run_shell(sweep + " --bambu " + fake_bambu(dir) + " --flowhls " + FLOWHLS_BIN + " --out " +
+                                  (dir / "m.csv") + " --work " + (dir / "w") + " brighten_blur_root",
+                              &out),
+              0)
+        << out;
+    std::string csv = test::read_file(dir / "m.csv");
+    EXPECT_EQ(csv.rfind("# Measured by flowhls synth (PandA-Bambu synthesis, Verilator RTL co-simulation): "
+                        "PandA-Bambu 2024.10 - Revision fake + Verilator",
+                        0),
+              0u)
+        << csv;
+    EXPECT_NE(csv.find("\"inf\"); BRAM18K"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\nname,rtl_vs_reference,cycles,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,args,tool,device\n"
+                       "brighten_blur_root,PASS,4321,777,99,2,2,123.4,"),
+              std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find(",\"uint16 stencil\",\"-e brighten_blur -s root\",\"PandA-Bambu 2024.10 - Revision fake"),
+              std::string::npos)
+        << csv;
+    // Nothing written beside the script (a quoting slip once made a stray file there).
+    for (const fs::directory_entry &e : fs::directory_iterator(std::string(FLOWHLS_SOURCE_DIR))) {
+        EXPECT_NE(e.path().filename().string().rfind("=", 0), 0u) << e.path();
+    }
+}
+
 TEST(InstallBambuScript, ChecksItsArgumentsAndShowsTheRecipe) {
     std::string script = std::string(FLOWHLS_SOURCE_DIR) + "/scripts/install-bambu.sh", out;
     EXPECT_EQ(test::run_shell(script + " --help", &out), 0) << out;

@@ -28,6 +28,7 @@ const char *kGemmJson = R"({
 TEST(Directives, ApiDirectivesBecomeVitisPragmas) {
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "g";
     compile(build_example("gemm", "hls_unroll"), o);
     std::string k = test::read_file(dir / "g/kernel.cpp");

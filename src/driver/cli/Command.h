@@ -41,6 +41,8 @@ CLI::Validator number_in(double lo, double hi);
 CLI::Validator non_negative_number();
 /// A non-empty string.
 CLI::Validator non_empty();
+/// A memory size ("8G", "512M", "100000"), replaced by its number of bytes.
+CLI::Validator byte_size();
 
 /// Prints a C simulation's verdict (and its log when it failed and was not echoed);
 /// returns the exit code: 0 passed, 1 failed.
