@@ -3,6 +3,8 @@
 
 #include "flowhls/HalideProgram.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace flowhls::test {
@@ -32,6 +34,11 @@ int run_shell(const std::string &command, std::string *output);
 /// Runs the flowhls binary with `args` (a shell-quoted string); returns its exit status and
 /// fills `output` with stdout and stderr. `compile` commands get --verify-each.
 int run_flowhls(const std::string &args, std::string *output);
+
+/// Checks `report` (a parsed report.json) against docs/report.schema.json, with the subset of
+/// JSON Schema it uses (type, required, properties, items, additionalProperties); returns the
+/// first problem as "report.path: what", "" if the report conforms.
+std::string report_schema_problem(const nlohmann::json &report);
 
 /// A two-stage program small enough for golden tests: a 3-tap horizontal blur of an 8x4
 /// float image followed by a scale, both stages at the root.

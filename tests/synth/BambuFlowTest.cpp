@@ -60,6 +60,7 @@ nlohmann::json synthesize(const std::string &what, const std::string &bambu, con
     EXPECT_NE(out->find("synth: PASS: RTL co-simulation in Verilator"), std::string::npos) << *out;
     nlohmann::json j = nlohmann::json::parse(test::read_file(dir + "/report.json"));
     EXPECT_TRUE(j.contains("measured")) << j.dump(1);
+    EXPECT_EQ(test::report_schema_problem(j), "");
     if (!j.contains("measured")) return {};
     const nlohmann::json &m = j["measured"];
     EXPECT_EQ(m["passed"], true);

@@ -123,6 +123,10 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     test::TempDir dir;
     std::string bambu = fake_bambu(dir), out;
     ASSERT_EQ(test::run_flowhls("compile -e gaussian --target bambu -o " + (dir / "g"), &out), 0) << out;
+    nlohmann::json j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
+    EXPECT_GT(j["bambu_estimate"]["latency_cycles"].get<int64_t>(), 0);
+    EXPECT_EQ(j["bambu_estimate"]["filters"][1]["name"], "blur_x");
     EXPECT_EQ(test::run_flowhls("synth " + (dir / "g") + " --bambu " + bambu, &out), 0) << out;
     EXPECT_NE(out.find("synth: PASS: RTL co-simulation in Verilator, 1 output(s) match the reference (4321 cycles)"),
               std::string::npos)
@@ -133,7 +137,8 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_NE(report.find("LUT 777  FF 99  DSP 2  BRAM18K 2"), std::string::npos) << report;
     EXPECT_NE(report.find("output blur_y: 4096 values, 0 mismatches"), std::string::npos) << report;
     EXPECT_TRUE(fs::exists(dir / "g/bambu/bambu.log"));
-    nlohmann::json j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
     EXPECT_EQ(j["measured"]["cycles"], 4321);
     EXPECT_EQ(j["measured"]["passed"], true);
     EXPECT_EQ(j["measured"]["device"], "xc7z020-1clg484-VVD");
@@ -152,6 +157,7 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_EQ(report.find("PASS: RTL"), std::string::npos) << report;
     EXPECT_EQ(report.find("PandA-Bambu synthesis and RTL"), report.rfind("PandA-Bambu synthesis and RTL"));
     j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
     EXPECT_EQ(j["measured"]["passed"], false);
     std::string html = test::read_file(dir / "g/report.html");
     EXPECT_EQ(html.find("<section id=\"measured\">"), html.rfind("<section id=\"measured\">"));
