@@ -135,6 +135,8 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_NE(report.find("QoR estimate for xc7z020"), std::string::npos);  // the estimate stays
     EXPECT_NE(report.find("(measured by PandA-Bambu 2024.10 - Revision fake + Verilator"), std::string::npos) << report;
     EXPECT_NE(report.find("LUT 777  FF 99  DSP 2  BRAM18K 2"), std::string::npos) << report;
+    EXPECT_NE(report.find("cycles (RTL simulation)      4321   (flowhls estimate, Bambu model: "), std::string::npos)
+        << report;
     EXPECT_NE(report.find("output blur_y: 4096 values, 0 mismatches"), std::string::npos) << report;
     EXPECT_TRUE(fs::exists(dir / "g/bambu/bambu.log"));
     j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
@@ -143,7 +145,12 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_EQ(j["measured"]["passed"], true);
     EXPECT_EQ(j["measured"]["device"], "xc7z020-1clg484-VVD");
     EXPECT_GT(j["measured"]["estimate"]["latency_cycles"].get<int64_t>(), 0);
-    EXPECT_NE(test::read_file(dir / "g/report.html").find("<section id=\"measured\">"), std::string::npos);
+    EXPECT_EQ(j["measured"]["tool"].get<std::string>().rfind("PandA-Bambu 2024.10 - Revision fake + Verilator ", 0), 0u);
+    EXPECT_EQ(j["measured"]["estimate"]["model"], "Bambu model");
+    std::string html = test::read_file(dir / "g/report.html");
+    EXPECT_NE(html.find("<section id=\"measured\">\n<h2>Measured by PandA-Bambu 2024.10 - Revision fake + Verilator "),
+              std::string::npos)
+        << html;
 
     // A second run replaces the section; a wrong reference fails with exit code 1.
     std::string expected = dir / "g/data/blur_y.expected.npy";
@@ -159,7 +166,7 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
     EXPECT_EQ(test::report_schema_problem(j), "");
     EXPECT_EQ(j["measured"]["passed"], false);
-    std::string html = test::read_file(dir / "g/report.html");
+    html = test::read_file(dir / "g/report.html");
     EXPECT_EQ(html.find("<section id=\"measured\">"), html.rfind("<section id=\"measured\">"));
 }
 
@@ -196,6 +203,26 @@ TEST(Synth, CompileWithSynth) {
               0)
         << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_NE(out.find("synth: PASS"), std::string::npos) << out;
+    EXPECT_EQ(out.find("[synth "), std::string::npos) << out;  // stderr is not a terminal: no status line
+}
+
+TEST(Synth, ShowsWhatBambuDoesOnATerminal) {
+    test::TempDir dir;
+    std::string out, bambu = fake_bambu(dir);
+    ASSERT_EQ(test::run_flowhls("compile -e gaussian --target bambu -o " + (dir / "g"), &out), 0) << out;
+    // script(1) gives flowhls a terminal.
+    ASSERT_EQ(test::run_shell("script -qec '" + std::string(FLOWHLS_BIN) + " synth " + (dir / "g") + " --bambu " + bambu +
+                                  "' /dev/null",
+                              &out),
+              0)
+        << out;
+    for (const char *stage : {"] PandA-Bambu: front end (clang)", "] PandA-Bambu: scheduling gaussian",
+                              "] PandA-Bambu: binding gaussian", "] writing Verilog, building the Verilator model",
+                              "] RTL co-simulation finished"}) {
+        EXPECT_NE(out.find(stage), std::string::npos) << stage << "\n" << out;
+    }
+    EXPECT_NE(out.find("[synth    0 s]"), std::string::npos) << out;
     EXPECT_NE(out.find("synth: PASS"), std::string::npos) << out;
 }
 
