@@ -47,6 +47,8 @@ std::string schema_problem(const nlohmann::json &value, const nlohmann::json &sc
                 sub = &schema["properties"][kv.key()];
             } else if (schema.contains("additionalProperties")) {
                 sub = &schema["additionalProperties"];
+            } else if (schema.contains("properties")) {
+                return path + "." + kv.key() + ": not in the schema";
             }
             if (sub) {
                 std::string problem = schema_problem(kv.value(), *sub, path + "." + kv.key());

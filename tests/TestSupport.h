@@ -36,8 +36,9 @@ int run_shell(const std::string &command, std::string *output);
 int run_flowhls(const std::string &args, std::string *output);
 
 /// Checks `report` (a parsed report.json) against docs/report.schema.json, with the subset of
-/// JSON Schema it uses (type, required, properties, items, additionalProperties); returns the
-/// first problem as "report.path: what", "" if the report conforms.
+/// JSON Schema it uses (type, required, properties, items, additionalProperties; a key the
+/// schema does not list is a problem too); returns the first problem as "report.path: what",
+/// "" if the report conforms.
 std::string report_schema_problem(const nlohmann::json &report);
 
 /// A two-stage program small enough for golden tests: a 3-tap horizontal blur of an 8x4

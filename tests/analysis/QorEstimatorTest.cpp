@@ -338,6 +338,9 @@ TEST(QorReport, JsonValidatesAgainstItsSchema) {
     report = nlohmann::json::parse(qor_json(small_estimate(d), d));
     report["filters"][0]["latency"] = "slow";
     EXPECT_EQ(test::report_schema_problem(report), "report.filters[0].latency: expected integer");
+    report = nlohmann::json::parse(qor_json(small_estimate(d), d));
+    report["design"]["speed"] = 1;
+    EXPECT_EQ(test::report_schema_problem(report), "report.design.speed: not in the schema");
 }
 
 TEST(QorFormula, BlockRamFollowsWidthAndDepthAspects) {
