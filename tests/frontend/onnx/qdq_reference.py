@@ -8,7 +8,8 @@ half to even), and writes the outputs as a test data set for flowhls.
 The QuantizeLinear of a float32 graph input divides in float32 as ONNX specifies, and a float
 graph output is the float32 DequantizeLinear of its integers, so a correct integer design
 matches bit for bit. Ops: Constant, ConstantOfShape, Cast, QuantizeLinear, DequantizeLinear,
-Conv (2-D, groups), Gemm, MatMul, Relu, MaxPool (2-D, no padding), Flatten, Reshape, ArgMax.
+Conv (2-D, groups), Gemm, MatMul, Add, Relu, MaxPool (2-D), GlobalAveragePool, Flatten,
+Reshape, ArgMax.
 """
 import os
 import sys
@@ -94,12 +95,17 @@ def run(model, feeds):
             out = a.get("alpha", 1.0) * (x @ w) + (a.get("beta", 1.0) * i[2] if len(i) > 2 else 0)
         elif op == "MatMul":
             out = i[0] @ i[1]
+        elif op == "Add":
+            out = i[0] + i[1]
+        elif op == "GlobalAveragePool":
+            out = i[0].mean(axis=(2, 3), keepdims=True)
         elif op == "Relu":
             out = np.maximum(i[0], 0)
         elif op == "MaxPool":
             kh, kw = a["kernel_shape"]
             sh, sw = a.get("strides", [1, 1])
-            x = i[0]
+            p = a.get("pads", [0, 0, 0, 0])
+            x = np.pad(i[0], ((0, 0), (0, 0), (p[0], p[2]), (p[1], p[3])), constant_values=-np.inf)
             oh, ow = (x.shape[2] - kh) // sh + 1, (x.shape[3] - kw) // sw + 1
             out = np.stack([np.stack([x[:, :, r * sh:r * sh + kh, c * sw:c * sw + kw].max(axis=(2, 3))
                                       for c in range(ow)], -1) for r in range(oh)], -2)
