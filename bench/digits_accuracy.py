@@ -8,11 +8,14 @@ qnnpack, calibrated on the training split) and exported at opset 13 as a QDQ mod
 input is the whole test split as one batch and whose outputs are the logits and the top-1
 class. flowhls compiles it and the C simulation of the generated project runs on the test
 split; the testbench counts the top-1 classes that differ from the labels (flowhls's errors)
-and from PyTorch int8's classes. Every step is seeded: the figures are the same on every run.
+and from PyTorch int8's classes, and compares the logits bit for bit with flowhls's float64
+evaluation of the QDQ graph (tests/frontend/onnx/qdq_reference.py). Every step is seeded: the figures are the same on every run.
 
     /usr/bin/python3 bench/digits_accuracy.py [--flowhls build/flowhls] [--work DIR] [--target vitis|bambu]
 
-Exits 1 if flowhls's accuracy is more than --bound (0.5) points from PyTorch int8's.
+Exits 1 if flowhls's accuracy is more than --bound (0.5) points from PyTorch int8's, if a logit
+is more than 2.5 output steps from PyTorch's, or if the design is not bit-exact against the
+float64 reference.
 """
 import argparse
 import os
@@ -173,8 +176,16 @@ def main():
     exact = run([args.flowhls, "csim", out, "-v", "--atol", "0", "--rtol", "0"])
     vs_labels = run([args.flowhls, "csim", out, "-v", "--atol", "0", "--rtol", "0",
                      "--expected", os.path.join(data, "output_0.pb"), "--expected", labels])
+    # And bit for bit against flowhls's float64 evaluation of the QDQ graph.
+    reference = os.path.join(args.work, "float64")
+    run([sys.executable, os.path.join(HERE, "..", "tests", "frontend", "onnx", "qdq_reference.py"), path,
+         os.path.join(data, "input_0.pb"), reference])
+    ref = os.path.join(reference, "test_data_set_0")
+    vs_float64 = run([args.flowhls, "csim", out, "-v", "--atol", "0", "--rtol", "0",
+                      "--expected", os.path.join(ref, "output_0.pb"), "--expected", os.path.join(ref, "output_1.pb")])
     t3 = time.time()
     passed = "PASS:" in within
+    bit_exact = "PASS:" in vs_float64
     logit_diffs, logit_err = mismatches(exact, "logits")
     class_diffs, _ = mismatches(exact, "top1")
     errors, _ = mismatches(vs_labels, "top1")
@@ -193,8 +204,10 @@ def main():
     print(f"flowhls vs PyTorch int8: {gap:.2f} points (bound {args.bound}); top-1 differs on {class_diffs} of {n} "
           f"images; {logit_diffs} of {logits.size} logits differ, max {logit_err / lsb:.2f} output steps "
           f"(step {lsb:.4g}); testbench within 2.5 steps: {'PASS' if passed else 'FAIL'}")
+    print(f"flowhls vs the float64 QDQ reference (qdq_reference.py): "
+          f"{'bit-exact' if bit_exact else 'DIFFERS'} ({mismatches(vs_float64, 'logits')[0]} logits differ)")
     print(f"time: train+quantize {t1 - t0:.1f}s, export+compile {t2 - t1:.1f}s, C simulation {t3 - t2:.1f}s")
-    ok = passed and gap <= args.bound
+    ok = passed and bit_exact and gap <= args.bound
     print("digits_accuracy: " + ("PASS" if ok else "FAIL"))
     sys.exit(0 if ok else 1)
 
