@@ -58,7 +58,7 @@ public:
             if (q.op_type() != "QuantizeLinear" || !q.domain().empty()) continue;
             index_graph();
             std::vector<NodeProto> replacement;
-            if (fuse_linear(q, &replacement) || fuse_same_scale(q, &replacement)) {
+            if (fuse_linear(q, &replacement) || fuse_add(q, &replacement) || fuse_same_scale(q, &replacement)) {
                 replace(i, replacement);
                 fused++;
             }
@@ -330,6 +330,49 @@ private:
         }
         if (relu) out->push_back(make_node("Max", {conv_out, inputs[7]}, result, base + "_relu"));
         return true;
+    }
+
+    // QuantizeLinear([Relu](Add(DequantizeLinear(aq), DequantizeLinear(bq)))), per-tensor
+    // constant scales and zero points, into QLinearAdd (ONNX Runtime's com.microsoft op, whose
+    // converter requantizes in integers when it proves that exact) and Max(q, zy) for the Relu.
+    bool fuse_add(const NodeProto &q, std::vector<NodeProto> *out) {
+        Known sy, zy;
+        if (!quantize_params(q, &sy, &zy)) return false;
+        std::string value = q.input(0);
+        bool relu = skip_relu(&value);
+        const NodeProto *add = producer(value, "Add");
+        if (!add || uses_.at(value) != 1 || add->input_size() != 2) return false;
+        Dequant a, b;
+        if (!dequant(add->input(0), &a) || !dequant(add->input(1), &b)) return false;
+        for (const Dequant *d : {&a, &b}) {
+            if (!is_8bit(d->q_type) || d->scale.values.size() != 1) return false;
+        }
+        std::string base = add->name().empty() ? value : add->name();
+        std::vector<std::string> inputs = {a.q,
+                                           add_param(base + "_a_scale", a.scale),
+                                           add_param(base + "_a_zero_point", a.zero),
+                                           b.q,
+                                           add_param(base + "_b_scale", b.scale),
+                                           add_param(base + "_b_zero_point", b.zero),
+                                           add_param(base + "_y_scale", sy),
+                                           add_param(base + "_y_zero_point", zy)};
+        std::string result = q.output(0);
+        std::string sum = relu ? fresh(base + "_qlinear") : result;
+        NodeProto n = make_node("QLinearAdd", inputs, sum, base + "_qlinear");
+        n.set_domain("com.microsoft");
+        out->push_back(n);
+        if (relu) out->push_back(make_node("Max", {sum, inputs[7]}, result, base + "_relu"));
+        import_contrib_domain();
+        return true;
+    }
+
+    void import_contrib_domain() {
+        for (const onnx::OperatorSetIdProto &o : model_.opset_import()) {
+            if (o.domain() == "com.microsoft") return;
+        }
+        onnx::OperatorSetIdProto *o = model_.add_opset_import();
+        o->set_domain("com.microsoft");
+        o->set_version(1);
     }
 
     // QuantizeLinear(MaxPool|Flatten|Reshape|Relu(DequantizeLinear(xq))) with one scale and

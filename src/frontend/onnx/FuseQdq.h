@@ -1,4 +1,4 @@
-// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, Max, MaxPool).
+// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, QLinearAdd, Max, MaxPool).
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -15,7 +15,10 @@ namespace flowhls::onnx_import {
 /// QLinearConv on xq (a Gemm as a 1x1 QLinearConv between two Reshapes), followed by
 /// Max(q, y_zero_point) for the Relu, which equals QuantizeLinear(Relu(.)) exactly; and
 ///   QuantizeLinear(MaxPool|Flatten|Reshape|Relu(DequantizeLinear(xq))) with the same scale
-/// and zero point on both sides into the op on xq (Relu: Max(xq, zero_point)). Identity Casts between a
+/// and zero point on both sides into the op on xq (Relu: Max(xq, zero_point)); and
+///   QuantizeLinear([Relu](Add(DequantizeLinear(aq), DequantizeLinear(bq)))) with constant
+/// per-tensor scales and zero points into com.microsoft QLinearAdd (+ Max for the Relu), which
+/// requantizes in integers where integer_add_requantization proves it exact. Identity Casts between a
 /// QuantizeLinear and the DequantizeLinear reading it are looked through. Nodes left without
 /// readers are removed. `path` names the model in messages. Returns the number of patterns
 /// rewritten; other nodes keep their float semantics.

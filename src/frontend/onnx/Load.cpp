@@ -206,7 +206,9 @@ void check_support(const onnx::ModelProto &model, const std::map<std::string, Va
     for (int i = 0; i < g.node_size(); i++) {
         const onnx::NodeProto &n = g.node(i);
         UnsupportedNode u{node_label(n, i), n.op_type(), opset, ""};
-        if (!n.domain().empty() && n.domain() != "ai.onnx") {
+        // ONNX Runtime's QLinearAdd (com.microsoft) is the one op read from another domain.
+        bool contrib = n.domain() == "com.microsoft" && n.op_type() == "QLinearAdd";
+        if (!n.domain().empty() && n.domain() != "ai.onnx" && !contrib) {
             u.reason = "domain '" + n.domain() + "' is not supported";
             u.opset = 0;
             for (const onnx::OperatorSetIdProto &o : model.opset_import()) {

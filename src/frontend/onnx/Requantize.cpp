@@ -152,4 +152,55 @@ bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi
     return true;
 }
 
+bool integer_add_requantization(float sa, int64_t za, const QuantRange &ra, float sb, int64_t zb, const QuantRange &rb,
+                                float sy, const QuantRange &out, IntegerAdd *result, std::string *why_not) {
+    for (float s : {sa, sb, sy}) {
+        if (!(s > 0.0f) || !std::isfinite(s)) {
+            *why_not = "a scale is not a positive finite number";
+            return false;
+        }
+    }
+    // Exactly: v = (da * ma * 2^(ea - e0) + db * mb * 2^(eb - e0)) / (my * 2^(ey - e0)), e0 = min(ea, eb).
+    Dyadic a = dyadic(sa), b = dyadic(sb), y = dyadic(sy);
+    int e0 = std::min(a.exponent, b.exponent), ey = y.exponent - e0;
+    if (a.exponent - e0 > 60 || b.exponent - e0 > 60 || ey < -60 || ey > 60) {
+        *why_not = "the scales' exponents lie too far apart to evaluate exactly";
+        return false;
+    }
+    int up = std::max(-ey, 0);  // the numerator's extra factor 2^up when sy's exponent is the smaller
+    if (std::max(a.exponent, b.exponent) - e0 + up > 90) {  // |num| < 2^(9 + 24 + 90 + 1)
+        *why_not = "the scales' exponents lie too far apart to evaluate exactly";
+        return false;
+    }
+    i128 ka = static_cast<i128>(a.mantissa) << (a.exponent - e0), kb = static_cast<i128>(b.mantissa) << (b.exponent - e0);
+    i128 den = static_cast<i128>(y.mantissa) << std::max(ey, 0);
+    Factor fa{a.mantissa, y.mantissa, a.exponent - y.exponent}, fb{b.mantissa, y.mantissa, b.exponent - y.exponent};
+    long double larger = std::max(std::ldexp(static_cast<long double>(a.mantissa) / y.mantissa, fa.exponent),
+                                  std::ldexp(static_cast<long double>(b.mantissa) / y.mantissa, fb.exponent));
+    int first = std::max(1, 30 - static_cast<int>(std::floor(std::log2(larger))));
+    const int64_t span = 256;
+    for (int n = first; n <= 62; n++) {
+        IntegerAdd r{multiplier_for(fa, n), multiplier_for(fb, n), n};
+        if (std::max(r.multiplier_a, r.multiplier_b) >= (int64_t(1) << 32) ||
+            static_cast<long double>(std::max(r.multiplier_a, r.multiplier_b)) * 2 * span >= std::ldexp(1.0L, 62)) {
+            break;
+        }
+        bool exact = true;
+        for (int64_t qa = ra.qmin; qa <= ra.qmax && exact; qa++) {
+            for (int64_t qb = rb.qmin; qb <= rb.qmax && exact; qb++) {
+                int64_t acc = (qa - za) * r.multiplier_a + (qb - zb) * r.multiplier_b;
+                i128 num = ((qa - za) * ka + (qb - zb) * kb) << up;
+                int64_t want = saturate(static_cast<int64_t>(rhe_div(num, den)), out);
+                exact = saturate(apply_requant(acc, IntegerRequant{1, n}), out) == want;
+            }
+        }
+        if (exact) {
+            *result = r;
+            return true;
+        }
+    }
+    *why_not = "no shift up to 62 rounds every operand pair like the real value";
+    return false;
+}
+
 }  // namespace flowhls::onnx_import

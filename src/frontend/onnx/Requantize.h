@@ -33,6 +33,24 @@ struct QuantRange {
 bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi, const QuantRange &out,
                             IntegerRequant *result, std::string *why_not, int fixed_shift = 0);
 
+/// The sum of two requantized 8-bit tensors: y = clamp(rhe(((a - za) * Ma + (b - zb) * Mb) / 2^n) + zy).
+struct IntegerAdd {
+    int64_t multiplier_a = 0, multiplier_b = 0;  // the larger in [2^30, 2^31)
+    int shift = 0;                               // in [1, 62]
+};
+
+/// Contract: for QuantizeLinear(DequantizeLinear(a) + DequantizeLinear(b)) with per-tensor
+/// positive finite float32 scales sa, sb, sy, the zero points za, zb and the 8-bit ranges `ra`,
+/// `rb` of the operands (their qmin, qmax; zero_point ignored) and the output range `out`,
+/// finds Ma = rhe(sa / sy * 2^n), Mb = rhe(sb / sy * 2^n) such that the integer result equals
+/// clamp(rhe((a - za) * sa / sy + (b - zb) * sb / sy) + zy) computed exactly as rational
+/// numbers, and proves it by evaluating both for every pair (a, b) of the two ranges (at most
+/// 65,536). Tries n from the one that puts the larger multiplier in [2^30, 2^31) up to 62
+/// while |acc| stays below 2^62. Returns false with the reason when no n is proven (or the
+/// scales' exponents lie too far apart to evaluate exactly); the caller keeps the float path.
+bool integer_add_requantization(float sa, int64_t za, const QuantRange &ra, float sb, int64_t zb, const QuantRange &rb,
+                                float sy, const QuantRange &out, IntegerAdd *result, std::string *why_not);
+
 /// rhe(acc * M / 2^n), the integer the generated code computes (exact, for tests).
 int64_t apply_requant(int64_t acc, const IntegerRequant &r);
 

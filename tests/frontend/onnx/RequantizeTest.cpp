@@ -84,5 +84,40 @@ TEST(Requantize, BadScalesAndRangesAreRefused) {
     EXPECT_FALSE(integer_requantization(1e30f, 1e30f, 1e-30f, -10, 10, {}, &r, &why));
 }
 
+// The integer Add against a long double evaluation of (a - za) * sa / sy + (b - zb) * sb / sy
+// for every operand pair: exact for power-of-two scales (ties rounded to even), and away from
+// ties for random scales.
+void expect_add_equal(float sa, int64_t za, float sb, int64_t zb, float sy, const QuantRange &out, bool dyadic) {
+    const QuantRange u8{0, 0, 255}, i8{0, -128, 127};
+    IntegerAdd r;
+    std::string why;
+    ASSERT_TRUE(integer_add_requantization(sa, za, u8, sb, zb, i8, sy, out, &r, &why)) << why;
+    EXPECT_GE(std::max(r.multiplier_a, r.multiplier_b), int64_t(1) << 30);
+    int checked = 0;
+    for (int64_t a = 0; a <= 255; a++) {
+        for (int64_t b = -128; b <= 127; b++) {
+            long double v = (a - za) * static_cast<long double>(sa) / sy + (b - zb) * static_cast<long double>(sb) / sy;
+            long double frac = v - std::floor(v);
+            if (!dyadic && std::fabs(frac - 0.5L) < 1e-9L) continue;
+            int64_t acc = (a - za) * r.multiplier_a + (b - zb) * r.multiplier_b;
+            ASSERT_EQ(clamp_out(apply_requant(acc, IntegerRequant{1, r.shift}), out),
+                      clamp_out(static_cast<int64_t>(std::nearbyint(v)), out))
+                << "a " << a << " b " << b << " scales " << sa << " " << sb << " " << sy;
+            checked++;
+        }
+    }
+    EXPECT_GT(checked, 65000);
+}
+
+TEST(Requantize, AddOfTwoOperandsEqualsTheRealSum) {
+    expect_add_equal(0.03125f, 128, 0.0078125f, 3, 0.0625f, QuantRange{10, 0, 255}, true);
+    expect_add_equal(1.0f, 0, 3.0f, 0, 2.0f, QuantRange{0, -128, 127}, true);
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> scale(1e-3f, 5e-2f);
+    for (int i = 0; i < 20; i++) {
+        expect_add_equal(scale(gen), 100 + i, scale(gen), -i, scale(gen), QuantRange{int64_t(i), 0, 255}, false);
+    }
+}
+
 }  // namespace
 }  // namespace flowhls::onnx_import

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Small QDQ models (DequantizeLinear -> Conv/Gemm/MaxPool/Relu -> QuantizeLinear) with test data
+"""Small QDQ models (DequantizeLinear -> Conv/Gemm/Add/MaxPool/Relu -> QuantizeLinear) with test data
 from flowhls's own float64 reference of the QDQ semantics.
 
 Every model reads uint8 (or float) input and writes uint8 / int8 (or float) output; the
@@ -171,6 +171,35 @@ def pipeline_model(out_dir, name, seed):
            [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)], [("x", x)], [("y", y)])
 
 
+def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=False):
+    """QuantizeLinear([Relu](Add(DequantizeLinear(a), DequantizeLinear(b)))), b broadcast; with
+    `dyadic`, power-of-two scales whose sums land on rounding ties (rounded half to even)."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    info_a, info_b = np.iinfo(a_type), np.iinfo(np.uint8)
+    a = rng.integers(info_a.min, info_a.max + 1, size=(1, 4, 5, 5)).astype(a_type)
+    b = rng.integers(0, 256, size=b_shape).astype(np.uint8)
+    if dyadic:
+        sa, sb, sy = f32(2.0 ** -5), f32(2.0 ** -7), f32(2.0 ** -4)
+    else:
+        sa, sb, sy = m.scale(), m.scale(), m.scale(0.01, 0.05)
+    za = a_type(rng.integers(-20, 20) if a_type == np.int8 else rng.integers(100, 160))
+    zb = np.uint8(rng.integers(100, 160))
+    zy = np.uint8(rng.integers(0, 80)) if out_type == np.uint8 else np.int8(rng.integers(-20, 20))
+    y = m.node("Add", [m.dq("a", sa, za, "a_dq"), m.dq("b", sb, zb, "b_dq")], "add")
+    if relu_node:
+        y = m.node("Relu", [y], "relu")
+    m.q(y, sy, zy, "y")
+    ref = (a.astype(np.float64) - float(za)) * np.float64(sa) + (b.astype(np.float64) - float(zb)) * np.float64(sb)
+    if relu_node:
+        ref = np.maximum(ref, 0.0)
+    yq = quantize(ref, sy, float(zy), out_type)
+    onnx_type = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8}
+    m.save(out_dir, name, [helper.make_tensor_value_info("a", onnx_type[a_type], a.shape),
+                           helper.make_tensor_value_info("b", TensorProto.UINT8, b.shape)],
+           [helper.make_tensor_value_info("y", onnx_type[out_type], yq.shape)], [("a", a), ("b", b)], [("y", yq)])
+
+
 def main():
     out = sys.argv[1]
     conv_model(out, "qdq_conv", 1, 3, 8, 3, [1, 1, 1, 1], [1, 1], False, False, np.uint8)
@@ -180,6 +209,9 @@ def main():
     gemm_model(out, "qdq_gemm", 5, True, True)
     gemm_model(out, "qdq_gemm_not_transposed", 6, False, False)
     pipeline_model(out, "qdq_pipeline", 7)
+    add_model(out, "qdq_add", 8, np.uint8, (1, 4, 5, 5), False, np.uint8)
+    add_model(out, "qdq_add_relu_broadcast", 9, np.int8, (1, 4, 1, 1), True, np.int8)
+    add_model(out, "qdq_add_ties", 10, np.uint8, (1, 4, 5, 5), False, np.uint8, dyadic=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // Converters of the quantization ops: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
-// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul (int8 / uint8 operands, int32 sums).
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, QLinearAdd (int8 / uint8 operands, int32 sums).
 #include <algorithm>
 #include <cmath>
 
@@ -344,6 +344,45 @@ void convert_qlinear_matmul(NodeContext &ctx) {
     ctx.set_output(0, y, acc.shape, out_type);
 }
 
+// QLinearAdd (ONNX Runtime's com.microsoft op, and fuse_qdq's form of a QDQ Add):
+// clamp(rhe((a - za) * sa / sc + (b - zb) * sb / sc) + zc) with NumPy broadcasting; with
+// constant per-tensor scales and zero points the integer sum of two multiplied operands and one
+// rounding shift, when integer_add_requantization proves it exact for every operand pair; else
+// in float as ONNX Runtime computes it.
+void convert_qlinear_add(NodeContext &ctx) {
+    const Tensor &a = ctx.input(0), &b = ctx.input(3);
+    std::vector<int64_t> shape = broadcast_shape(a.shape, b.shape);
+    int out_type = ctx.has_input(7) ? ctx.input(7).elem_type : static_cast<int>(TensorProto::UINT8);
+    for (int s : {1, 2, 4, 5, 6, 7}) {
+        if (ctx.has_input(s) && ctx.input(s).size() != 1) ctx.unsupported("per-axis scales or zero points of QLinearAdd");
+    }
+    std::vector<Var> v = make_vars(static_cast<int>(shape.size()));
+    std::vector<Expr> index = as_exprs(v);
+    Expr da = Halide::cast<int32_t>(broadcast_at(a, index)) - zero_point_at(ctx, 2, a, 0, {Expr(0)});
+    Expr db = Halide::cast<int32_t>(broadcast_at(b, index)) - zero_point_at(ctx, 5, b, 0, {Expr(0)});
+    double sa = 0, za = 0, sb = 0, zb = 0, sc = 0, zc = 0;
+    IntegerAdd r;
+    std::string why;
+    bool integer = single_constant(ctx, 1, &sa) && single_constant(ctx, 2, &za) && single_constant(ctx, 4, &sb) &&
+                   single_constant(ctx, 5, &zb) && single_constant(ctx, 6, &sc) && single_constant(ctx, 7, &zc) &&
+                   integer_add_requantization(static_cast<float>(sa), static_cast<int64_t>(za),
+                                              quant_range(a.elem_type, 0), static_cast<float>(sb),
+                                              static_cast<int64_t>(zb), quant_range(b.elem_type, 0),
+                                              static_cast<float>(sc), quant_range(out_type, static_cast<int64_t>(zc)),
+                                              &r, &why);
+    Func y = ctx.func("requant");
+    if (integer) {
+        Expr acc = Halide::cast<int64_t>(da) * Expr(r.multiplier_a) + Halide::cast<int64_t>(db) * Expr(r.multiplier_b);
+        define(y, v, requantize_integer(acc, Expr(int64_t(1)), r.shift, quant_range(out_type, static_cast<int64_t>(zc)),
+                                        out_type));
+    } else {
+        auto single = [&](int input) { return per_axis(ctx, input, a, 0, {Expr(0)}); };
+        Expr real = Halide::cast<float>(da) * single(1) + Halide::cast<float>(db) * single(4);
+        define(y, v, quantize_value(real, single(6), zero_point_at(ctx, 7, a, 0, {Expr(0)}), out_type));
+    }
+    ctx.set_output(0, y, shape, out_type);
+}
+
 // Type checks: which inputs must be 8-bit quantized, float, or int32.
 CheckFn check_types(std::vector<int> quantized, std::vector<int> floats, std::vector<int> int32s = {}) {
     return [=](const onnx::NodeProto &, const std::vector<int> &types) -> std::string {
@@ -382,6 +421,7 @@ void add_quantize_converters(ConverterTable &t) {
     t["MatMulInteger"] = {convert_matmul_integer, check_types({0, 1, 2, 3}, {})};
     t["QLinearConv"] = {convert_qlinear_conv, check_types({0, 2, 3, 5, 7}, {1, 4, 6}, {8})};
     t["QLinearMatMul"] = {convert_qlinear_matmul, check_types({0, 2, 3, 5, 7}, {1, 4, 6})};
+    t["QLinearAdd"] = {convert_qlinear_add, check_types({0, 2, 3, 5, 7}, {1, 4, 6})};
 }
 
 }  // namespace flowhls::onnx_import
