@@ -33,6 +33,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "models"))
+from export import WithTop1  # noqa: E402  (the zoo exporter's logits + top-1 wrapper)
 
 
 class DigitsCnn(nn.Module):
@@ -53,18 +55,6 @@ class DigitsCnn(nn.Module):
         x = F.max_pool2d(self.relu1(self.conv1(x)), 2)
         x = F.max_pool2d(self.relu2(self.conv2(x)), 2)
         return self.dequant(self.fc(torch.flatten(x, 1)))
-
-
-class WithTop1(nn.Module):
-    """The logits and the top-1 class."""
-
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, x):
-        y = self.model(x)
-        return y, torch.argmax(y, dim=1)
 
 
 def digits():
