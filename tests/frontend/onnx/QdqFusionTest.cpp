@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_conv_int8_out", "qdq_conv_depthwise",
                                "qdq_gemm", "qdq_gemm_not_transposed",   "qdq_pipeline",
-                               "qdq_add",  "qdq_add_relu_broadcast",    "qdq_add_ties"};
+                               "qdq_add",  "qdq_add_relu_broadcast",    "qdq_add_ties",
+                               "qlinear_add_contrib"};
 
 // The models of qdq_models.py, generated once into a directory that lives as long as the tests.
 const std::string &model_dir() {

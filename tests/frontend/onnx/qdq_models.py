@@ -61,9 +61,9 @@ class Model:
         z = self.init(name + "_zero", np.array(zero))
         return self.node("QuantizeLinear", [v, s, z], name)
 
-    def save(self, out_dir, name, inputs, outputs, feeds, expected):
+    def save(self, out_dir, name, inputs, outputs, feeds, expected, opsets=(("", 13),)):
         graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
         onnx.checker.check_model(model)
         d = os.path.join(out_dir, name)
         os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
@@ -171,9 +171,10 @@ def pipeline_model(out_dir, name, seed):
            [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)], [("x", x)], [("y", y)])
 
 
-def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=False):
+def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=False, contrib=False):
     """QuantizeLinear([Relu](Add(DequantizeLinear(a), DequantizeLinear(b)))), b broadcast; with
-    `dyadic`, power-of-two scales whose sums land on rounding ties (rounded half to even)."""
+    `dyadic`, power-of-two scales whose sums land on rounding ties (rounded half to even); with
+    `contrib`, ONNX Runtime's com.microsoft QLinearAdd node instead (opset 17, no Relu)."""
     rng = np.random.default_rng(seed)
     m = Model(rng)
     info_a, info_b = np.iinfo(a_type), np.iinfo(np.uint8)
@@ -186,10 +187,16 @@ def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=
     za = a_type(rng.integers(-20, 20) if a_type == np.int8 else rng.integers(100, 160))
     zb = np.uint8(rng.integers(100, 160))
     zy = np.uint8(rng.integers(0, 80)) if out_type == np.uint8 else np.int8(rng.integers(-20, 20))
-    y = m.node("Add", [m.dq("a", sa, za, "a_dq"), m.dq("b", sb, zb, "b_dq")], "add")
-    if relu_node:
-        y = m.node("Relu", [y], "relu")
-    m.q(y, sy, zy, "y")
+    if contrib:
+        params = [m.init(n, np.array(v)) for n, v in [("sa", sa), ("za", za), ("sb", sb), ("zb", zb), ("sy", sy),
+                                                      ("zy", zy)]]
+        m.nodes.append(helper.make_node("QLinearAdd", ["a"] + params[:2] + ["b"] + params[2:], ["y"], name="y",
+                                        domain="com.microsoft"))
+    else:
+        y = m.node("Add", [m.dq("a", sa, za, "a_dq"), m.dq("b", sb, zb, "b_dq")], "add")
+        if relu_node:
+            y = m.node("Relu", [y], "relu")
+        m.q(y, sy, zy, "y")
     ref = (a.astype(np.float64) - float(za)) * np.float64(sa) + (b.astype(np.float64) - float(zb)) * np.float64(sb)
     if relu_node:
         ref = np.maximum(ref, 0.0)
@@ -197,7 +204,8 @@ def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=
     onnx_type = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8}
     m.save(out_dir, name, [helper.make_tensor_value_info("a", onnx_type[a_type], a.shape),
                            helper.make_tensor_value_info("b", TensorProto.UINT8, b.shape)],
-           [helper.make_tensor_value_info("y", onnx_type[out_type], yq.shape)], [("a", a), ("b", b)], [("y", yq)])
+           [helper.make_tensor_value_info("y", onnx_type[out_type], yq.shape)], [("a", a), ("b", b)], [("y", yq)],
+           (("", 17), ("com.microsoft", 1)) if contrib else (("", 13),))
 
 
 def main():
@@ -212,6 +220,7 @@ def main():
     add_model(out, "qdq_add", 8, np.uint8, (1, 4, 5, 5), False, np.uint8)
     add_model(out, "qdq_add_relu_broadcast", 9, np.int8, (1, 4, 1, 1), True, np.int8)
     add_model(out, "qdq_add_ties", 10, np.uint8, (1, 4, 5, 5), False, np.uint8, dyadic=True)
+    add_model(out, "qlinear_add_contrib", 11, np.uint8, (1, 4, 5, 5), False, np.uint8, contrib=True)
 
 
 if __name__ == "__main__":
