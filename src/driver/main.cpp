@@ -18,7 +18,7 @@
 namespace {
 
 struct CompileArgs {
-    std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
+    std::string example, schedule, size, output, target = "vitis", model, generator, kernel_name;
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
     std::string test_data, weights = "auto", directives;
     double atol = 1e-5, rtol = 1e-4;
@@ -48,7 +48,9 @@ int print_examples() {
     for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
         std::string schedules;
         for (const std::string &s : e.schedules) schedules += (schedules.empty() ? "" : ",") + s;
-        std::cout << e.name << "  schedules: " << schedules << ",random:SEED  " << e.description << "\n";
+        std::string sizes;
+        for (const std::string &s : e.sizes) sizes += (sizes.empty() ? "  sizes: " : ",") + s;
+        std::cout << e.name << "  schedules: " << schedules << ",random:SEED" << sizes << "  " << e.description << "\n";
     }
     return 0;
 }
@@ -92,8 +94,8 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
         if (!a.example.empty() || !a.generator.empty()) {
             throw flowhls::Error("give a model file, --example or --generator, not several");
         }
-        if (!a.schedule.empty() || !a.params.empty() || !a.plugins.empty()) {
-            throw flowhls::Error("--schedule, --param and --plugin do not apply to models");
+        if (!a.schedule.empty() || !a.size.empty() || !a.params.empty() || !a.plugins.empty()) {
+            throw flowhls::Error("--schedule, --size, --param and --plugin do not apply to models");
         }
         flowhls::OnnxImportOptions o;
         for (const std::string &s : a.shapes) {
@@ -116,7 +118,9 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
     }
     if (!a.example.empty() && !a.generator.empty()) throw flowhls::Error("give either --example or --generator, not both");
     if (!a.generator.empty()) {
-        if (!a.schedule.empty()) throw flowhls::Error("--schedule applies to examples; a generator schedules itself");
+        if (!a.schedule.empty() || !a.size.empty()) {
+            throw flowhls::Error("--schedule and --size apply to examples; a generator takes --shape and --param");
+        }
         flowhls::GeneratorRequest r;
         r.plugins = a.plugins;
         r.generator = a.generator;
@@ -136,7 +140,7 @@ flowhls::HalideProgram program_to_compile(const CompileArgs &a, std::string *lab
     if (!a.shapes.empty() || !a.params.empty() || !a.plugins.empty()) {
         throw flowhls::Error("--shape, --param and --plugin apply to --generator, not to examples");
     }
-    flowhls::HalideProgram program = flowhls::build_example(a.example, a.schedule);
+    flowhls::HalideProgram program = flowhls::build_example(a.example, a.schedule, a.size);
     std::string schedule = a.schedule;
     for (const flowhls::ExampleInfo &e : flowhls::list_examples()) {
         if (schedule.empty() && e.name == a.example) schedule = e.schedules.front();
@@ -214,6 +218,7 @@ int main(int argc, char **argv) {
     CLI::App *compile = app.add_subcommand("compile", "compile a pipeline into an HLS project directory");
     compile->add_option("model", ca.model, "ONNX model file (.onnx) to compile");
     compile->add_option("-e,--example", ca.example, "bundled example to compile (see 'flowhls examples')");
+    compile->add_option("--size", ca.size, "problem size of an example with several (PolyBench: medium, small, mini)");
     compile->add_option("-g,--generator", ca.generator, "registered Halide Generator to compile");
     compile->add_option("--plugin", ca.plugins, "shared library with Halide Generators to load (repeatable)")
         ->allow_extra_args(false);

@@ -21,8 +21,12 @@ struct ExampleSchedule {
 struct ExampleDef {
     std::string name;
     std::string description;
-    /// Builds a fresh, unscheduled copy of the algorithm.
-    std::function<HalideProgram()> algorithm;
+    /// Problem sizes the algorithm can be built at (PolyBench's dataset names), the default
+    /// first; empty when the example has one fixed size.
+    std::vector<std::string> sizes;
+    /// Builds a fresh, unscheduled copy of the algorithm at `size` (one of `sizes`, or "" for
+    /// an example with one fixed size).
+    std::function<HalideProgram(const std::string &size)> algorithm;
     /// Named schedules; the first is the default.
     std::vector<ExampleSchedule> schedules;
 };
@@ -34,6 +38,8 @@ const std::vector<ExampleDef> &example_registry();
 std::vector<ExampleDef> image_examples();
 /// Tensor kernels: gemm, 2mm, conv_relu.
 std::vector<ExampleDef> tensor_examples();
+/// The PolyBench/C 4.2 kernels pb_* (MINI, SMALL and MEDIUM datasets).
+std::vector<ExampleDef> polybench_examples();
 
 /// The Func called `name` among the stages of `program` (throws std::logic_error if absent).
 Halide::Func stage(const HalideProgram &program, const std::string &name);
@@ -46,8 +52,8 @@ std::vector<Halide::Func> schedulable_stages(const HalideProgram &program);
 void schedule_all_root(const HalideProgram &program);
 
 /// Applies a random legal schedule (split, reorder, unroll, compute_at/store_at/root/inline)
-/// drawn from `seed` to a fresh copy of `def`'s algorithm and returns it. Candidates that
-/// Halide or flowhls reject are redrawn; the sequence depends only on `seed`.
-HalideProgram random_schedule(const ExampleDef &def, uint64_t seed);
+/// drawn from `seed` to a fresh copy of `def`'s algorithm at `size` and returns it. Candidates
+/// that Halide or flowhls reject are redrawn; the sequence depends only on `seed`.
+HalideProgram random_schedule(const ExampleDef &def, uint64_t seed, const std::string &size);
 
 }  // namespace flowhls

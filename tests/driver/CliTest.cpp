@@ -136,6 +136,20 @@ TEST(Cli, UnknownSchedule) {
                          dir);
 }
 
+TEST(Cli, ProblemSizes) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e pb_gemm --size huge -o " + (dir / "out"),
+                         "example 'pb_gemm' has no size 'huge' (sizes: medium, small, mini)", dir);
+    expect_clean_failure("compile -e gemm --size mini -o " + (dir / "out"), "example 'gemm' has one fixed size", dir);
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_NE(test::read_file(dir / "atax/kernel.cpp").find("float A[1596]"), std::string::npos);  // 38 x 42
+    ASSERT_EQ(test::run_flowhls("examples", &out), 0);
+    EXPECT_NE(out.find("pb_atax  schedules: baseline"), std::string::npos) << out;
+    EXPECT_NE(out.find("sizes: medium,small,mini"), std::string::npos) << out;
+}
+
 TEST(Cli, UnsupportedScheduleDirective) {
     test::TempDir dir;
     expect_clean_failure("compile -e gemm -s vectorized -o " + (dir / "out"),

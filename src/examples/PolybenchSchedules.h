@@ -1,0 +1,16 @@
+// Named schedules of the PolyBench examples: baseline and the corpus designs (ScaleHLS, HIDA, Stream-HLS).
+#pragma once
+
+#include "examples/ExampleRegistry.h"
+
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// The named schedules of PolyBench kernel `kernel` ("gemm", "2mm", ...), `baseline` first:
+/// PolyBench's loop nest with Vitis HLS defaults (innermost loops pipelined, arrays on block-RAM
+/// ports, no dataflow), the design of the calibration corpus's polybench/vitis sources.
+std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel);
+
+}  // namespace flowhls
