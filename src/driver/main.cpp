@@ -1,5 +1,6 @@
 // The flowhls command-line tool.
 #include "driver/Bench.h"
+#include "driver/Calibration.h"
 #include "driver/Conformance.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
@@ -269,7 +270,17 @@ int main(int argc, char **argv) {
     std::string bench_target = "vitis";
     CLI::App *bench = app.add_subcommand(
         "bench", "compile every bundled example; print compile time and QoR beside published figures");
-    bench->add_option("--reference", bo.reference_dir, "directory of the published figures")->capture_default_str();
+    bench->add_option("--reference", bo.reference_dir,
+                      "read the published figures from this directory instead of the copy built into flowhls");
+    bool calibration = false;
+    std::vector<std::string> calib_designs;
+    std::string calib_markdown;
+    bench->add_flag("--calibration", calibration,
+                    "estimate the reproduced designs of the Vitis HLS 2023.2 corpus beside what Vitis reported");
+    bench->add_option("--design", calib_designs, "with --calibration: only designs whose name contains this (repeatable)")
+        ->allow_extra_args(false);
+    bench->add_option("--markdown", calib_markdown,
+                      "with --calibration: also write the table into this Markdown file (between its calibration markers)");
     bench->add_option("--device", bo.device, "FPGA part")->capture_default_str();
     bench->add_option("--clock", bo.clock_mhz, "clock frequency in MHz")->capture_default_str();
     bench->add_option("-t,--target", bench_target, "HLS target: vitis or bambu")->capture_default_str();
@@ -342,6 +353,19 @@ int main(int argc, char **argv) {
         }
         if (bench->parsed()) {
             bo.target = flowhls::parse_hls_target(bench_target);
+            if (calibration) {
+                flowhls::CalibrationOptions co;
+                co.reference_dir = bo.reference_dir;
+                co.designs = calib_designs;
+                co.progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+                std::vector<flowhls::DesignCalibration> results = flowhls::calibrate(co);
+                flowhls::print_calibration(results, std::cout);
+                if (!calib_markdown.empty()) flowhls::update_markdown(calib_markdown, flowhls::calibration_markdown(results));
+                return 0;
+            }
+            if (!calib_designs.empty() || !calib_markdown.empty()) {
+                throw flowhls::Error("--design and --markdown apply to bench --calibration");
+            }
             flowhls::run_bench(bo, std::cout);
             return 0;
         }

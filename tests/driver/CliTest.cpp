@@ -115,14 +115,37 @@ TEST(Cli, HtmlReportIsSelfContainedWithTheGraph) {
 
 TEST(Cli, BenchPrintsOwnAndPublishedFigures) {
     std::string out;
-    ASSERT_EQ(test::run_flowhls(std::string("bench --reference ") + FLOWHLS_SOURCE_DIR + "/bench/reference", &out), 0)
-        << out;
+    // The published figures are built in: bench runs from any directory.
+    ASSERT_EQ(test::run_flowhls("bench", &out), 0) << out;
     for (const char *name : {"brighten_blur", "gaussian", "harris", "unsharp", "upsample", "gemm", "2mm", "conv_relu"}) {
         EXPECT_NE(out.find(std::string("\n") + name + " "), std::string::npos) << name;
     }
     EXPECT_NE(out.find("PUBLISHED figures of other systems"), std::string::npos);
     EXPECT_NE(out.find("gaussian  27159"), std::string::npos) << out;
     EXPECT_EQ(test::run_flowhls("bench --reference /nonexistent", &out), 2) << out;
+    ASSERT_EQ(test::run_flowhls(std::string("bench --reference ") + FLOWHLS_SOURCE_DIR + "/bench/reference", &out), 0)
+        << out;
+}
+
+TEST(Cli, BenchCalibrationComparesWithVitis) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("bench --calibration --design polybench/vitis/default/gemm", &out), 0) << out;
+    EXPECT_NE(out.find("polybench/vitis/default/gemm  (pb_gemm baseline, medium)"), std::string::npos) << out;
+    EXPECT_NE(out.find("latency 10610602 / "), std::string::npos) << out;  // Vitis's csynth figure
+    EXPECT_NE(out.find("VITIS_LOOP_30_1 = "), std::string::npos) << out;
+    EXPECT_NE(out.find("\nlatency          1 "), std::string::npos) << out;
+    test::TempDir dir;
+    std::string md = dir / "cal.md";
+    {
+        std::ofstream f(md);
+        f << "# title\n<!-- calibration:begin -->\nold\n<!-- calibration:end -->\ntail\n";
+    }
+    ASSERT_EQ(test::run_flowhls("bench --calibration --design vitis/default/gemm --markdown " + md, &out), 0) << out;
+    std::string text = test::read_file(md);
+    EXPECT_EQ(text.find("old"), std::string::npos) << text;
+    EXPECT_NE(text.find("| polybench/vitis/default/gemm | pb_gemm baseline |"), std::string::npos) << text;
+    EXPECT_EQ(text.rfind("tail\n"), text.size() - 5) << text;
+    EXPECT_EQ(test::run_flowhls("bench --markdown " + md, &out), 2) << out;
 }
 
 TEST(Cli, UnknownExample) {
