@@ -12,9 +12,17 @@ namespace flowhls {
 /// Cost of one operator instance at the chosen clock.
 struct OperatorCost {
     int latency = 0;  ///< cycles from operands to result
+    /// Cycles on a loop-carried recurrence: the tool picks a shorter core configuration there
+    /// to lower the II (and reports the timing it then misses); `latency` when not given.
+    int recurrence_latency = 0;
     int dsp = 0;
     int lut = 0;
     int ff = 0;
+};
+
+/// LUTs and flip-flops of a piece of control logic.
+struct ControlCost {
+    int lut = 0, ff = 0;
 };
 
 /// Resource totals of a part.
@@ -36,6 +44,14 @@ struct Device {
     int64_t register_threshold_bits = 1024;
     /// Operator name ("fadd", "imul32", "load", ...) -> cost at clock_mhz.
     std::map<std::string, OperatorCost> operators;
+    /// Control logic the tool adds, by what it controls: "function" (a module's FSM and
+    /// handshakes), "pipeline" (a pipelined loop), "loop" (a sequential loop), "flattened_level"
+    /// (each loop flattened into a pipeline: counter and index select), "fifo" (a stream),
+    /// "port" (an array argument of a module), "ping_pong" (a double buffer's switch).
+    std::map<std::string, ControlCost> control;
+
+    /// The control cost `name` (zero when the table has none).
+    ControlCost control_cost(const std::string &name) const;
 
     /// The cost of operator `name`; throws std::logic_error if the table lacks it.
     const OperatorCost &op(const std::string &name) const;

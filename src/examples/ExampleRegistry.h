@@ -15,6 +15,10 @@ struct ExampleSchedule {
     std::string description;
     /// Applies the schedule to a freshly built algorithm (Halide schedule and HLS directives).
     std::function<void(HalideProgram &)> apply;
+    /// When set, the schedule's own formulation of the algorithm, built instead of the
+    /// example's (a corpus design that computes the same kernel in another operation order or
+    /// with another dataflow structure); it must be verified against the JIT like any other.
+    std::function<HalideProgram(const std::string &size)> algorithm = nullptr;
 };
 
 /// One bundled example.

@@ -86,7 +86,7 @@ HalideProgram build_example(const std::string &name, const std::string &schedule
     std::string schedules;
     for (const ExampleSchedule &s : def->schedules) {
         if (schedule.empty() || s.name == schedule) {
-            HalideProgram p = def->algorithm(chosen);
+            HalideProgram p = s.algorithm ? s.algorithm(chosen) : def->algorithm(chosen);
             s.apply(p);
             return p;
         }

@@ -54,6 +54,7 @@ std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel) {
                      baseline_order(kernel, p);
                      plain_vitis(p);
                  }});
+    for (ExampleSchedule &e : streamhls_schedules(kernel)) s.push_back(e);
     return s;
 }
 

@@ -13,4 +13,9 @@ namespace flowhls {
 /// ports, no dataflow), the design of the calibration corpus's polybench/vitis sources.
 std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel);
 
+/// The Stream-HLS designs of `kernel` (gemm, 2mm, 3mm, atax, bicg, gesummv, mvt; none for the
+/// others): streamhls_opt1 and streamhls_opt2, each with its own formulation of the algorithm
+/// (Stream-HLS computes alpha*(A*B), not (alpha*A)*B, and splits the kernel into processes).
+std::vector<ExampleSchedule> streamhls_schedules(const std::string &kernel);
+
 }  // namespace flowhls

@@ -19,12 +19,21 @@ using test::loop;
 using test::store;
 using test::var;
 
-// C, A, B: 32x32 float arrays (kernel arguments), one filter with `body`.
+// The kernel arguments of `g` on block-RAM ports (ap_memory, as in the ScaleHLS experiments
+// and the Vitis corpus; m_axi ports are timed as external memory).
+void bram_ports(FilterGraph &g) {
+    for (Buffer &b : g.buffers) {
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) b.interface.mode = InterfaceMode::Bram;
+    }
+}
+
+// C, A, B: 32x32 float arrays (kernel arguments on block-RAM ports), one filter with `body`.
 FilterGraph gemm_graph(Stmt body) {
     FilterGraph g;
     g.name = "gemm";
     for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}});
     g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}});
+    bram_ports(g);
     g.args = {"A", "B", "C"};
     g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -70,10 +79,12 @@ TEST(DeviceLibrary, UnknownPartOrClockIsAnError) {
     EXPECT_THROW(load_device("xc7z020", 5000), flowhls::Error);
 }
 
-// Calibration 1 (seed 003): k innermost and pipelined, original loop order. Vitis HLS
-// reports II 5 and latency 183,296. Mechanism: the II is set by the recurrence through
-// C[i][j] (same element every k iteration, distance 1): delay = fadd (4) + store (1) = 5.
-// The latency is 32x32 iterations of (beta update + pipeline depth + 5 x 31).
+// Calibration 1 (seed 003): k innermost and pipelined, original loop order. The ScaleHLS paper
+// quotes II 5 and latency 183,296 from Vivado HLS: the recurrence through C[i][j] (same
+// element every k iteration, distance 1), fadd (4) + store (1). Vitis HLS 2023.2, which the
+// model now follows (docs/calibration.md), keeps the read of an ap_memory port in such a
+// recurrence (the corpus's atax accumulates tmp[i] at II 7 = load 2 + fadd 4 + store 1 at
+// 300 MHz): at 100 MHz, load 2 + fadd 4 + store 1 = 7.
 TEST(QorCalibration, GemmOriginalOrderIsRecurrenceBound) {
     Stmt k_loop = loop("k", 32, accumulate());
     Stmt j_body = LetStmt::make("idx", var("i") * 32 + var("j"), Block::make(scale_by_beta(), k_loop));
@@ -82,11 +93,13 @@ TEST(QorCalibration, GemmOriginalOrderIsRecurrenceBound) {
     const LoopEstimate *k = pipelined_loop(f);
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(k->name, "k");
-    EXPECT_EQ(k->ii, 5);
-    EXPECT_EQ(k->ii_recurrence, 5);
-    EXPECT_NE(k->ii_reason.find("recurrence on 'C' (delay 5, distance 1)"), std::string::npos) << k->ii_reason;
-    EXPECT_NEAR(static_cast<double>(f.latency), 183296.0, 0.10 * 183296.0) << f.latency;
-    std::printf("gemm original order: II %d, latency %lld (Vitis HLS: II 5, 183296)\n", k->ii,
+    EXPECT_EQ(k->ii, 7);
+    EXPECT_EQ(k->ii_recurrence, 7);
+    EXPECT_NE(k->ii_reason.find("recurrence on 'C' (delay 7, distance 1)"), std::string::npos) << k->ii_reason;
+    // 32 x 32 calls of the k pipeline: depth + 7 x 31 - 1, its module and call cycles, and the
+    // beta update.
+    EXPECT_NEAR(static_cast<double>(f.latency), 32 * 32 * (7 * 31 + 20), 0.05 * 32 * 32 * (7 * 31 + 20)) << f.latency;
+    std::printf("gemm original order: II %d, latency %lld (Vivado HLS as quoted by ScaleHLS: II 5, 183296)\n", k->ii,
                 static_cast<long long>(f.latency));
 }
 
@@ -120,6 +133,7 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -128,7 +142,9 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
     ASSERT_NE(l, nullptr);
     EXPECT_EQ(l->ii, 1);
     EXPECT_EQ(l->depth, 2 + 3 + 1);  // load, fmul, store
-    EXPECT_EQ(l->latency, l->depth + 1 * 63 + 1);
+    // Vitis's loop latency: depth + II x (trip - 1) - 1; the module around it adds 2 cycles.
+    EXPECT_EQ(l->latency, l->depth + 1 * 63 - 1);
+    EXPECT_EQ(f.latency, l->latency + 2);
     EXPECT_EQ(f.resources.dsp, 3);  // one fmul
 }
 
@@ -137,6 +153,7 @@ TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -186,6 +203,7 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -195,7 +213,7 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     ASSERT_NE(pipelined_loop(f), nullptr);
     EXPECT_EQ(pipelined_loop(f)->ii, 3);
     EXPECT_EQ(pipelined_loop(f)->ii_reason, "target II");
-    EXPECT_EQ(pipelined_loop(f)->latency, 6 + 3 * 63 + 1);
+    EXPECT_EQ(pipelined_loop(f)->latency, 6 + 3 * 63 - 1);
     // A filter with directives, none on this loop: sequential, as with pipeline_innermost off.
     g.filters[0].directives.clear();
     g.filters[0].directives["elsewhere"] = pipeline(1);

@@ -1,0 +1,65 @@
+// compose_design: the dataflow and sequential composition rules of the QoR model.
+#include "analysis/DesignTiming.h"
+#include "analysis/MemoryModel.h"
+
+#include <algorithm>
+#include <set>
+
+namespace flowhls {
+
+namespace {
+
+// Whether filters a and b access a common buffer: one of them writes it, or both read the same
+// memory through its ports (two loops reading one array argument take turns on its port).
+bool conflict(const Filter &a, const Filter &b) {
+    std::set<std::string> a_all(a.reads.begin(), a.reads.end());
+    a_all.insert(a.writes.begin(), a.writes.end());
+    for (const std::string &x : b.reads) {
+        if (a_all.count(x)) return true;
+    }
+    for (const std::string &x : b.writes) {
+        if (a_all.count(x)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessTiming> &filters) {
+    DesignTiming t;
+    size_t n = graph.filters.size();
+    t.start.assign(n, 0);
+    t.finish.assign(n, 0);
+    bool dataflow = graph.dataflow.legal;
+    for (size_t i = 0; i < n; i++) {
+        int64_t start = 0, fifo_end = 0;
+        if (dataflow) {
+            for (const std::string &r : graph.filters[i].reads) {
+                if (!graph.has_buffer(r)) continue;
+                const Buffer &b = graph.buffer(r);
+                bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
+                for (int p : b.producers) {
+                    if (p == static_cast<int>(i)) continue;
+                    if (fifo) {
+                        fifo_end = std::max(fifo_end, t.finish[p] + filters[i].tail);
+                    } else {
+                        start = std::max(start, t.finish[p]);
+                    }
+                }
+            }
+        } else {
+            if (i > 0) start = t.start[i - 1];
+            for (size_t j = 0; j < i; j++) {
+                if (conflict(graph.filters[i], graph.filters[j])) start = std::max(start, t.finish[j]);
+            }
+        }
+        t.start[i] = start;
+        t.finish[i] = std::max(start + filters[i].latency, fifo_end);
+        t.interval = dataflow ? std::max(t.interval, filters[i].latency) : t.interval;
+    }
+    for (int64_t f : t.finish) t.latency = std::max(t.latency, f);
+    if (!dataflow) t.interval = t.latency;
+    return t;
+}
+
+}  // namespace flowhls
