@@ -97,6 +97,10 @@ public:
     // With `source` set, times are path lengths from that load (recurrence delays, with the
     // operators' recurrence latencies; other values are off the path: -1).
     const Load *source = nullptr;
+    // On such a path through a flattened nest: the loops (name -> last value) whose last
+    // iteration moves the recurrence to another element (its index depends on an outer loop),
+    // so a select taken only then is not part of the recurrence.
+    std::map<std::string, int64_t> last_iterations;
     std::map<std::string, Expr> lets;
 
 private:
@@ -120,6 +124,18 @@ private:
     bool forwards(MemoryKind k) const { return k == MemoryKind::Register || k == MemoryKind::LocalRam; }
 
     int64_t expr_time(const Expr &e);
+    // Whether `cond` holds only in the last iteration of a loop of last_iterations (it is, or
+    // is a conjunction with, `v == last`).
+    bool in_last_iteration(const Expr &cond) const {
+        if (const And *a = cond.as<And>()) return in_last_iteration(a->a) || in_last_iteration(a->b);
+        const EQ *eq = cond.as<EQ>();
+        if (!eq) return false;
+        const Variable *v = eq->a.as<Variable>();
+        const IntImm *c = eq->b.as<IntImm>();
+        if (!v || !c) return false;
+        auto it = last_iterations.find(v->name);
+        return it != last_iterations.end() && it->second == c->value;
+    }
     Expr resolved(const Expr &e) const {
         Expr r = e;
         for (int i = 0; i < 8; i++) {
@@ -203,6 +219,12 @@ int64_t Scheduler::expr_time(const Expr &e) {
         }
     } kids(e.get());
     kids.mutate(e);
+    if (const Select *sel = e.as<Select>()) {
+        // A constant condition (an unrolled copy's) is a wire to one value.
+        Expr cond = resolved(sel->condition);
+        if (is_const(cond)) return expr_time(is_const_one(cond) ? sel->true_value : sel->false_value);
+        if (on_path_mode && in_last_iteration(cond)) return expr_time(sel->false_value);
+    }
     int64_t start = on_path_mode ? -1 : seq;
     for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
     std::string op = operator_of(e);
@@ -283,12 +305,13 @@ int64_t Scheduler::run(const Stmt &s, std::vector<LoopEstimate> *loops) {
     return std::max(seq, done);
 }
 
-// Integer products of an outer loop variable of a flattened nest by a constant (row
-// addresses): the flattened pipeline recomputes them every iteration with a DSP multiplier.
+// Integer products of the innermost variable of a flattened nest by a constant that is not a
+// power of two (the row address of an array walked down its columns): the pipeline recomputes
+// them every iteration with a DSP multiplier. Products of outer variables change only when
+// the inner loops wrap, and the tool updates them by addition.
 int64_t count_index_multipliers(const Nest &nest, const Stmt &body) {
     if (nest.loops.size() < 2) return 0;
-    std::set<std::string> outer;
-    for (size_t k = 0; k + 1 < nest.loops.size(); k++) outer.insert(nest.loops[k]->name);
+    std::set<std::string> outer = {nest.loops.back()->name};
     class Find : public IRVisitor {
     public:
         explicit Find(const std::set<std::string> &outer) : outer(outer) {}
@@ -370,6 +393,7 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
     // latencies and the memory's forwarding (docs/qor.md).
     est.ii_recurrence = 1;
     std::string rec_reason;
+    bool rec_forwarded = false;
     for (const Access &l : sched.accesses) {
         if (!l.load) continue;
         for (const Access &s : sched.accesses) {
@@ -392,6 +416,14 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
             Scheduler path(device, context, options);
             path.lets = lets;
             path.source = l.load;
+            if (varies) {
+                for (size_t k = 1; k < nest.loops.size(); k++) {
+                    const IntImm *mn = nest.loops[k]->min.as<IntImm>();
+                    if (mn && !depends_on(l.index, nest.loops[k]->name)) {
+                        path.last_iterations[nest.loops[k]->name] = mn->value + trips[k] - 1;
+                    }
+                }
+            }
             path.run(body, nullptr);
             int64_t delay = -1;
             for (const Access &a : path.accesses) {
@@ -405,6 +437,7 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
             int ii = static_cast<int>(ceil_div(delay, distance));
             if (ii > est.ii_recurrence) {
                 est.ii_recurrence = ii;
+                rec_forwarded = forwards(kind);
                 rec_reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) + ", distance " +
                              std::to_string(distance) + ")";
             }
@@ -419,11 +452,15 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
                                                                      : "target II";
     // Vitis's loop latency: (trip - 1) x II + depth - 1, a depth of at least two cycles.
     est.latency = std::max(est.depth, 2) + static_cast<int64_t>(est.ii) * (total - 1) - 1;
-    // Operators: each instance serves II operations of one iteration.
+    // Operators: each instance serves II operations of one iteration. When an on-chip
+    // recurrence sets the II, the adder on it is the short-latency core in logic ("fadd_fabric"
+    // in the device table, when it has one: no DSP).
+    bool fabric = est.ii == est.ii_recurrence && est.ii > target_ii && rec_forwarded;
     UnitDemand units;
     for (const auto &kv : sched.operations) {
         if (kv.first == "load" || kv.first == "store" || kv.second == 0) continue;
-        units[kv.first] = ceil_div(kv.second, est.ii);
+        std::string op = fabric && device.operators.count(kv.first + "_fabric") ? kv.first + "_fabric" : kv.first;
+        units[op] = ceil_div(kv.second, est.ii);
     }
     regions.push_back(units);
     index_multipliers += count_index_multipliers(nest, body);

@@ -2,18 +2,23 @@
 #include "analysis/ResourceModel.h"
 #include "analysis/MemoryModel.h"
 
+#include <algorithm>
+
 namespace flowhls {
 
 Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,
                            const Device &device) {
     Resources r;
+    // The regions of a function run one after another and share the instances: the function
+    // needs the most any region needs of each kind.
     UnitDemand units;
     for (const UnitDemand &region : schedule.regions) {
-        for (const auto &kv : region) units[kv.first] += kv.second;
+        for (const auto &kv : region) units[kv.first] = std::max(units[kv.first], kv.second);
     }
     // Operators outside every region (straight-line code of the function): one instance each.
     for (const auto &kv : schedule.operations) {
-        if (kv.first != "load" && kv.first != "store" && kv.second > 0 && !units.count(kv.first)) units[kv.first] = 1;
+        if (kv.first == "load" || kv.first == "store" || kv.second == 0) continue;
+        if (!units.count(kv.first) && !units.count(kv.first + "_fabric")) units[kv.first] = 1;
     }
     for (const auto &kv : units) {
         const OperatorCost &c = device.op(kv.first);

@@ -7,9 +7,9 @@
 
 namespace flowhls {
 
-/// Contract: DSP, BRAM18K, LUT and FF of one filter: the operator instances of each region of
-/// `schedule` (Vitis HLS shares an instance within a pipeline, not between loops), one DSP
-/// per index multiplier of a flattened pipeline, control logic per function, pipeline,
+/// Contract: DSP, BRAM18K, LUT and FF of one filter: operator instances, each kind the most any
+/// region of `schedule` needs (regions run one after another and share them), one DSP per
+/// index multiplier of a flattened pipeline, control logic per function, pipeline,
 /// sequential loop and flattened level (device.control), and the filter's local arrays
 /// (`locals`: block RAM per bank, or flip-flops for registers). Pure.
 Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,

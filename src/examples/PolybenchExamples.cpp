@@ -124,18 +124,19 @@ HalideProgram bicg(const std::string &size) {
                          {{sq, {std::max(m, nn), 2}}}};
 }
 
-// tmp := A x; y := alpha*tmp + beta*(B x); both products in one loop nest: acc(i, 0) is tmp,
-// acc(i, 1) is B x.
+// tmp := A x; y := alpha*tmp + beta*(B x), in one loop nest as PolyBench: ty(i, 0) is tmp[i],
+// ty(i, 1) is y[i], which after its last product becomes alpha*tmp[i] + beta*y[i].
 HalideProgram gesummv(const std::string &size) {
     int nn = dataset(size, {30}, {90}, {250})[0];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), x(f32, 1, "x");
     Var i("i"), c("c");
-    RDom j(0, nn, "j");
-    Func acc("acc"), y("y");
-    acc(i, c) = 0.0f;
-    acc(i, c) = Halide::select(c == 0, a(j, i), b(j, i)) * x(j) + acc(i, c);
-    y(i) = kAlpha * acc(i, 0) + kBeta * acc(i, 1);
-    return HalideProgram{"kernel_gesummv", {{a, {nn, nn}}, {b, {nn, nn}}, {x, {nn}}}, {{y, {nn}}, {acc, {nn, 2}}}};
+    RDom r(0, 2, 0, nn, "r");  // r.x: which sum (innermost), r.y: j
+    Func ty("tmp_y");
+    ty(i, c) = 0.0f;
+    Expr sum = Halide::select(r.x == 0, a(r.y, i), b(r.y, i)) * x(r.y) + ty(i, r.x);
+    // r.x == 1 runs after r.x == 0 in an iteration: ty(i, 0) is then tmp[i] with this j's product.
+    ty(i, r.x) = Halide::select(r.x == 1 && r.y == nn - 1, kAlpha * ty(i, 0) + kBeta * sum, sum);
+    return HalideProgram{"kernel_gesummv", {{a, {nn, nn}}, {b, {nn, nn}}, {x, {nn}}}, {{ty, {nn, 2}}}};
 }
 
 // x1 := x1 + A y1; x2 := x2 + A^T y2.

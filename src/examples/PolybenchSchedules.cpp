@@ -34,9 +34,8 @@ void baseline_order(const std::string &kernel, HalideProgram &p) {
         Var c = sq.args()[1];
         sq.update(0).reorder(c, rvar(sq, 0, 0), rvar(sq, 0, 1)).unroll(c);
     } else if (kernel == "gesummv") {
-        Func acc = stage(p, "acc");
-        Var i = acc.args()[0], c = acc.args()[1];
-        acc.update(0).reorder(c, rvar(acc, 0, 0), i).unroll(c);
+        Func acc = stage(p, "tmp_y");
+        acc.update(0).unroll(rvar(acc, 0, 0));
     } else if (kernel == "doitgen") {
         Func out = stage(p, "A_out");
         stage(p, "sum").compute_at(out, out.args()[1]);
