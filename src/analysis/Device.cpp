@@ -52,6 +52,18 @@ Device load_device(const std::string &name, double clock_mhz) {
     d.write_ports = m.at("write_ports");
     d.bram18k_bits = m.at("bram18k_bits");
     d.register_threshold_bits = m.at("register_threshold_bits");
+    if (m.contains("uram_words")) {
+        d.uram_words = m.at("uram_words");
+        d.uram_bits = m.at("uram_bits");
+        d.uram_min_bram18k = m.at("uram_min_bram18k");
+    }
+    if (j.contains("offchip")) {
+        const auto &o = j.at("offchip");
+        d.offchip_kind = o.at("kind");
+        d.offchip_channels = o.at("channels");
+        d.offchip_bandwidth_gbps = o.at("bandwidth_gbps");
+        d.offchip_read_latency_ns = o.at("read_latency_ns");
+    }
     if (j.contains("control")) {
         for (const auto &kv : j.at("control").items()) d.control[kv.key()] = {kv.value().at("lut"), kv.value().at("ff")};
     }

@@ -42,6 +42,17 @@ struct Device {
     int64_t bram18k_bits = 18432;
     /// Arrays with at most this many bits are kept in registers/LUTs, not block RAM.
     int64_t register_threshold_bits = 1024;
+    /// UltraRAM block geometry (0 words: the part has none), and the block RAMs an array must
+    /// need before the tool puts it in one UltraRAM instead (arrays that fit one block).
+    int64_t uram_words = 0;
+    int uram_bits = 0;
+    int64_t uram_min_bram18k = 0;
+    /// External memory behind m_axi ports: kind ("DDR4", "HBM2"), channels, total bandwidth
+    /// and the latency of a read (request to data).
+    std::string offchip_kind;
+    int offchip_channels = 1;
+    double offchip_bandwidth_gbps = 0.0;
+    double offchip_read_latency_ns = 0.0;
     /// Operator name ("fadd", "imul32", "load", ...) -> cost at clock_mhz.
     std::map<std::string, OperatorCost> operators;
     /// Control logic the tool adds, by what it controls: "function" (a module's FSM and

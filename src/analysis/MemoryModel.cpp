@@ -85,6 +85,11 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Dev
     int64_t banks = p.enabled ? std::max<int64_t>(p.factor, 1) : 1;
     int64_t depth = ceil_div(size, banks);
     if (depth * bits > device.register_threshold_bits) st.bram18k = banks * bram18k_for(depth, bits);
+    if (banks == 1 && device.uram_words > 0 && size <= device.uram_words && bits <= device.uram_bits &&
+        st.bram18k >= device.uram_min_bram18k) {
+        st.bram18k = 0;
+        st.uram = 1;
+    }
     return st;
 }
 

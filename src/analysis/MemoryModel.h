@@ -50,14 +50,17 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
 /// aspect ratios.
 int64_t bram18k_for(int64_t depth, int width);
 
-/// Storage of an array: block RAMs, or flip-flops for registers.
+/// Storage of an array: block RAMs, UltraRAMs, or flip-flops for registers.
 struct Storage {
-    int64_t bram18k = 0, ff = 0;
+    int64_t bram18k = 0, uram = 0, ff = 0;
 };
 
 /// Contract: storage of an array of `size` words of `bits` bits with `partition`: per bank, each
-/// rounded up to whole BRAM18K (banks within the register threshold take none); a complete
-/// partition takes size x bits flip-flops. Pure.
+/// rounded up to whole BRAM18K (banks within the register threshold take none); an unpartitioned
+/// array that fits one UltraRAM block of the device and would need at least
+/// device.uram_min_bram18k block RAMs takes that UltraRAM instead (what Vitis HLS 2023.2 does
+/// with the corpus's 2560..4096-word arrays); a complete partition takes size x bits flip-flops.
+/// Pure.
 Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
 
 /// Contract: what Vitis HLS's synthesis report counts for a FIFO of `depth` words of `bits`:

@@ -55,6 +55,7 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         d.total.lut += f.estimate.resources.lut;
         d.total.ff += f.estimate.resources.ff;
         d.total.bram18k += f.estimate.resources.bram18k;
+        d.total.uram += f.estimate.resources.uram;
         timing.push_back({f.estimate.latency, f.tail});
         d.filters.push_back(f.estimate);
     }
@@ -80,6 +81,8 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
             if (!b.scalar) {
                 Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
                 c.bram18k = st.bram18k * impl.copies;
+                c.uram = st.uram * impl.copies;
+                d.total.uram += c.uram;
                 d.total.ff += st.ff * impl.copies;
                 if (impl.copies > 1) {
                     ControlCost pp = device.control_cost("ping_pong");

@@ -52,7 +52,7 @@ struct ChannelEstimate {
     /// "scalar" (passed by value), "rom" (constant weights on chip), "stream" (FIFO).
     std::string kind;
     int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
-    int64_t bram18k = 0;
+    int64_t bram18k = 0, uram = 0;
     /// Why the channel is a stream or a buffer (from detect-streams).
     std::string reason;
 };

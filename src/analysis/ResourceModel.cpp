@@ -45,6 +45,7 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
         if (l.scalar) continue;
         Storage st = array_storage(l.size, l.type.bits(), l.partition, device);
         r.bram18k += st.bram18k;
+        r.uram += st.uram;
         r.ff += st.ff;
     }
     return r;

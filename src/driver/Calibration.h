@@ -60,7 +60,7 @@ struct MetricSummary {
 /// order by trip count). Throws flowhls::Error when a design fails to compile.
 std::vector<DesignCalibration> calibrate(const CalibrationOptions &options);
 
-/// Median and worst |error| and hit counts of latency, interval, DSP, BRAM18K, LUT and FF.
+/// Median and worst |error| and hit counts of latency, interval, DSP, BRAM18K, URAM, LUT and FF.
 std::vector<MetricSummary> summarize(const std::vector<DesignCalibration> &designs);
 
 /// Prints the calibration table: one line per design, its loops below it, the designs not

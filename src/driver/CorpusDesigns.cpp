@@ -35,9 +35,20 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
         }
         return v;
     }();
+    static const std::vector<CorpusReproduction> blocks = [] {
+        std::vector<CorpusReproduction> v;
+        for (const char *opt : {"1", "2"}) {
+            for (const char *b : {"k7mmseq_balanced", "k7mmseq_unbalanced"}) {
+                v.push_back({std::string("synthetic/streamhls/opt") + opt + "/" + b, std::string("shls_") + b,
+                             std::string("opt") + opt, "", kInMemory, ""});
+            }
+        }
+        return v;
+    }();
     static const std::vector<CorpusReproduction> all = [] {
         std::vector<CorpusReproduction> v = vitis;
         v.insert(v.end(), streamhls.begin(), streamhls.end());
+        v.insert(v.end(), blocks.begin(), blocks.end());
         return v;
     }();
     return all;

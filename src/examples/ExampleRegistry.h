@@ -44,6 +44,8 @@ std::vector<ExampleDef> image_examples();
 std::vector<ExampleDef> tensor_examples();
 /// The PolyBench/C 4.2 kernels pb_* (MINI, SMALL and MEDIUM datasets).
 std::vector<ExampleDef> polybench_examples();
+/// The Stream-HLS blocks of the calibration corpus shls_* (schedules opt1, opt2).
+std::vector<ExampleDef> streamhls_examples();
 
 /// The Func called `name` among the stages of `program` (throws std::logic_error if absent).
 Halide::Func stage(const HalideProgram &program, const std::string &name);

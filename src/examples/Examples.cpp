@@ -16,6 +16,7 @@ const std::vector<ExampleDef> &example_registry() {
         std::vector<ExampleDef> v = image_examples();
         for (ExampleDef &d : tensor_examples()) v.push_back(std::move(d));
         for (ExampleDef &d : polybench_examples()) v.push_back(std::move(d));
+        for (ExampleDef &d : streamhls_examples()) v.push_back(std::move(d));
         std::sort(v.begin(), v.end(), [](const ExampleDef &a, const ExampleDef &b) { return a.name < b.name; });
         return v;
     }();

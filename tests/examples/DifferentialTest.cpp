@@ -73,13 +73,16 @@ std::vector<Case> named_cases() {
 
 INSTANTIATE_TEST_SUITE_P(Examples, NamedSchedule, testing::ValuesIn(named_cases()), case_name);
 
-bool polybench(const std::string &example) { return example.rfind("pb_", 0) == 0; }
+// The examples reproducing calibration-corpus designs: PolyBench kernels (pb_*, starting with
+// `baseline`, tests/examples/PolybenchTest.cpp) and Stream-HLS blocks (shls_*: opt1, opt2).
+bool polybench(const std::string &example) {
+    return example.rfind("pb_", 0) == 0 || example.rfind("shls_", 0) == 0;
+}
 
-// The PolyBench examples start with `baseline` (tests/examples/PolybenchTest.cpp); the others
-// with `root` and `linebuffer`.
+// The other examples start with `root` and `linebuffer`.
 TEST(Examples, EveryExampleHasRootAndLineBufferSchedules) {
     std::vector<ExampleInfo> all = list_examples();
-    EXPECT_EQ(all.size(), 24u);
+    EXPECT_EQ(all.size(), 26u);
     for (const ExampleInfo &e : all) {
         if (polybench(e.name)) continue;
         EXPECT_GE(e.schedules.size(), 2u) << e.name;
@@ -96,7 +99,8 @@ TEST_P(RandomSchedule, TwentySeedsMatchHalideJit) {
     bool pb = polybench(GetParam());
     for (int seed = 1; seed <= (pb ? 5 : 20); seed++) {
         SCOPED_TRACE("schedule random:" + std::to_string(seed));
-        HalideProgram p = build_example(GetParam(), "random:" + std::to_string(seed), pb ? "mini" : "");
+        bool sized = GetParam().rfind("pb_", 0) == 0;
+        HalideProgram p = build_example(GetParam(), "random:" + std::to_string(seed), sized ? "mini" : "");
         // Alternate targets; every fourth seed also runs under the sanitizers.
         compile_and_simulate(p, seed % 4 == 0, seed % 2 ? HlsTarget::Bambu : HlsTarget::Vitis);
         if (HasFatalFailure()) return;
@@ -149,7 +153,7 @@ TEST_P(PassAlone, KeepsEveryExampleEqualToTheJit) {
     }
     for (const ExampleInfo &e : list_examples()) {
         bool pb = polybench(e.name);
-        std::vector<std::string> schedules = pb ? std::vector<std::string>{"baseline"}
+        std::vector<std::string> schedules = pb ? std::vector<std::string>{e.schedules.front()}
                                                 : std::vector<std::string>{"root", "linebuffer"};
         for (const std::string &schedule : schedules) {
             for (HlsTarget t : {HlsTarget::Vitis, HlsTarget::Bambu}) {
@@ -160,7 +164,7 @@ TEST_P(PassAlone, KeepsEveryExampleEqualToTheJit) {
                 o.target = t;
                 o.output_dir = dir / "out";
                 o.disabled_passes = disabled;
-                compile(build_example(e.name, schedule, pb ? "mini" : ""), o);
+                compile(build_example(e.name, schedule, e.sizes.empty() ? "" : "mini"), o);
                 CsimResult c = run_csim(dir / "out", CsimOptions());
                 ASSERT_TRUE(c.passed) << c.log;
                 EXPECT_NE(c.log.find("bit-exact"), std::string::npos) << c.log;
