@@ -58,7 +58,7 @@ struct Device {
     /// Control logic the tool adds, by what it controls: "function" (a module's FSM and
     /// handshakes), "pipeline" (a pipelined loop), "loop" (a sequential loop), "flattened_level"
     /// (each loop flattened into a pipeline: counter and index select), "fifo" (a stream),
-    /// "port" (an array argument of a module), "ping_pong" (a double buffer's switch).
+    /// "ping_pong" (a double buffer's switch), "local_ram" (a RAM's address and enable logic).
     std::map<std::string, ControlCost> control;
 
     /// The control cost `name` (zero when the table has none).

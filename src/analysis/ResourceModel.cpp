@@ -44,6 +44,7 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
     for (const LocalBuffer &l : locals) {
         if (l.scalar) continue;
         Storage st = array_storage(l.size, l.type.bits(), l.partition, device);
+        if (st.bram18k > 0 || st.uram > 0) add("local_ram", 1);
         r.bram18k += st.bram18k;
         r.uram += st.uram;
         r.ff += st.ff;
