@@ -59,6 +59,35 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
     }
     for (int64_t f : t.finish) t.latency = std::max(t.latency, f);
     if (!dataflow) t.interval = t.latency;
+    t.stalled_latency = t.latency;
+    if (!dataflow) return t;
+    // With stalls: each consumer starts late enough to read every element of its FIFOs after
+    // it is written (even rates within the access windows: the extremes bind).
+    std::vector<int64_t> start(n, 0), finish(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = 0;
+        for (const std::string &r : graph.filters[i].reads) {
+            if (!graph.has_buffer(r)) continue;
+            const Buffer &b = graph.buffer(r);
+            bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
+            for (int p : b.producers) {
+                if (p == static_cast<int>(i)) continue;
+                if (!fifo) {
+                    s = std::max(s, finish[p]);
+                    continue;
+                }
+                auto w = filters[p].windows.find(r);
+                auto c = filters[i].windows.find(r);
+                if (w == filters[p].windows.end() || c == filters[i].windows.end()) continue;
+                // First and last element: written at start[p] + w, read at s + c.
+                s = std::max(s, start[p] + w->second.first - c->second.first);
+                s = std::max(s, start[p] + w->second.second - c->second.second);
+            }
+        }
+        start[i] = s;
+        finish[i] = s + filters[i].latency;
+        t.stalled_latency = std::max(t.stalled_latency, finish[i]);
+    }
     return t;
 }
 

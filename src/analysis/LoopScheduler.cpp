@@ -5,6 +5,7 @@
 #include "analysis/OperatorModel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace flowhls {
@@ -92,6 +93,8 @@ public:
     int64_t index_multipliers = 0;
     int64_t multiplier = 1;
     int calls = 0;             // pipelined loops (modules) called directly by the statement run
+    // When set (the function's own scheduler), the windows of its top-level loops per buffer.
+    std::map<std::string, std::pair<int64_t, int64_t>> *windows = nullptr;
     int64_t last_depth = 0;    // depth of the last pipelined loop scheduled
 
     // With `source` set, times are path lengths from that load (recurrence delays, with the
@@ -148,6 +151,8 @@ private:
     void straight(const Stmt &s, std::vector<LoopEstimate> *loops);
     int64_t loop(const For *op, std::vector<LoopEstimate> *loops);
     int64_t pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops);
+    int axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
+                  std::string *reason) const;
     void merge(const Scheduler &sub) {
         for (const auto &kv : sub.operations) operations[kv.first] += kv.second;
         for (const auto &kv : sub.executed) executed[kv.first] += kv.second;
@@ -156,15 +161,63 @@ private:
     }
 };
 
+// Cycles from an m_axi read request to its data: the part's off-chip read latency at the clock.
+int axi_read_cycles(const Device &device) {
+    if (device.offchip_read_latency_ns <= 0) return device.op("axi_read").latency;
+    return static_cast<int>(std::ceil(device.offchip_read_latency_ns * device.clock_mhz / 1000.0));
+}
+
+// Reads an m_axi adapter keeps in flight (Vitis's num_read_outstanding default).
+constexpr int kAxiOutstanding = 16;
+
 int Scheduler::read_latency(MemoryKind k) const {
     switch (k) {
     case MemoryKind::Register: return 0;
     case MemoryKind::Fifo: return device.op("fifo_read").latency;
-    case MemoryKind::Axi: return device.op("axi_read").latency;
+    case MemoryKind::Axi: return axi_read_cycles(device);
     case MemoryKind::LocalRam:
     case MemoryKind::Port: return device.op("load").latency;
     }
     return 0;
+}
+
+// The II an m_axi array's accesses allow: reads whose address does not step by one element per
+// iteration of the innermost loop are not bursts, and only kAxiOutstanding of them fit in the
+// read latency; and the bytes of one iteration must pass the off-chip channel of the port
+// (one channel per bundle: the part's bandwidth over its channels).
+int Scheduler::axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
+                         std::string *reason) const {
+    int ii = 1;
+    int64_t reads = 0, bytes = 0;
+    bool bursts = true;
+    for (const ArrayAccess &a : accesses) {
+        bytes += array.bits / 8;
+        if (a.store) continue;
+        reads++;
+        Expr step = simplify(substitute(inner, Variable::make(Halide::Int(32), inner) + 1, a.index) - a.index);
+        const IntImm *s = step.as<IntImm>();
+        if (!s || (s->value != 1 && s->value != 0)) bursts = false;
+    }
+    if (!bursts && reads > 0) {
+        int lat = axi_read_cycles(device);
+        int bound = static_cast<int>(ceil_div(reads * lat, kAxiOutstanding));
+        if (bound > ii) {
+            ii = bound;
+            *reason = std::to_string(reads) + (reads == 1 ? " read" : " reads") + " per iteration without bursts, " + std::to_string(kAxiOutstanding) +
+                      " outstanding over a " + std::to_string(lat) + "-cycle read latency";
+        }
+    }
+    if (device.offchip_bandwidth_gbps > 0) {
+        double per_cycle = device.offchip_bandwidth_gbps / std::max(1, device.offchip_channels) * 1000.0 /
+                           device.clock_mhz;
+        int bound = static_cast<int>(std::ceil(static_cast<double>(bytes) / per_cycle - 1e-9));
+        if (bound > ii) {
+            ii = bound;
+            *reason = std::to_string(bytes) + " bytes per iteration over a " + device.offchip_kind + " channel of " +
+                      std::to_string(static_cast<int>(per_cycle)) + " bytes per cycle";
+        }
+    }
+    return ii;
 }
 
 int Scheduler::write_latency(MemoryKind k) const {
@@ -270,6 +323,20 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         int64_t start = std::max(seq, done);
         seq = start + loop(f, loops);
         done = seq;
+        if (windows) {
+            BufferAccesses acc = buffer_accesses(Stmt(f));
+            for (const std::set<std::string> *names : {&acc.loads, &acc.stores}) {
+                for (const std::string &n : *names) {
+                    auto it = windows->find(n);
+                    if (it == windows->end()) {
+                        (*windows)[n] = {start, seq};
+                    } else {
+                        it->second.first = std::min(it->second.first, start);
+                        it->second.second = std::max(it->second.second, seq);
+                    }
+                }
+            }
+        }
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         int64_t cond = expr_time(i->condition);
         int64_t start = std::max({seq, done, cond});
@@ -279,6 +346,7 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         for (const Stmt &c : {i->then_case, i->else_case}) {
             if (!c.defined()) continue;
             Scheduler sub(*this);
+            sub.windows = nullptr;
             sub.accesses.clear();
             sub.operations.clear();
             sub.executed.clear();
@@ -386,6 +454,14 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
                                           : "";
             port_reason = "memory ports of '" + kv.first + "' (" + std::to_string(d.reads) + " reads, " +
                           std::to_string(d.writes) + " writes per iteration" + banks + ")";
+        }
+        if (array.kind == MemoryKind::Axi) {
+            std::string reason;
+            int axi = axi_bound(kv.second, array, nest.loops.back()->name, &reason);
+            if (axi > est.ii_resource) {
+                est.ii_resource = axi;
+                port_reason = "m_axi port of '" + kv.first + "' (" + reason + ")";
+            }
         }
     }
     // Recurrences: a store whose value depends on a load of the same element in an earlier
@@ -540,6 +616,7 @@ FilterSchedule schedule_filter(const Stmt &body, const FilterContext &context, c
                                const QorOptions &options) {
     Scheduler sched(device, context, options);
     FilterSchedule out;
+    sched.windows = &out.windows;
     out.latency = sched.run(body, &out.loops);
     out.operations = sched.operations;
     out.executed = sched.executed;

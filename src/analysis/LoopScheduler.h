@@ -43,6 +43,9 @@ struct FilterSchedule {
     std::vector<UnitDemand> regions;
     /// Integer products of an index by a constant inside flattened pipelines (DSP multipliers).
     int64_t index_multipliers = 0;
+    /// Buffer name -> [first, last] cycle (from the call's start) of the top-level loops that
+    /// access it: when the function reads or writes a stream's elements.
+    std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
 
 /// Contract: schedules `body` (HLS unrolls already applied) the way Vitis HLS does: pipelined

@@ -17,6 +17,7 @@ namespace {
 struct ScheduledFilter {
     FilterEstimate estimate;
     int64_t tail = 0;
+    std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
 
 ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, const Device &device,
@@ -35,6 +36,7 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     out.estimate.executed = s.executed;
     out.estimate.resources = filter_resources(s, filter.locals, device);
     out.tail = s.tail;
+    out.windows = s.windows;
     return out;
 }
 
@@ -56,12 +58,13 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         d.total.ff += f.estimate.resources.ff;
         d.total.bram18k += f.estimate.resources.bram18k;
         d.total.uram += f.estimate.resources.uram;
-        timing.push_back({f.estimate.latency, f.tail});
+        timing.push_back({f.estimate.latency, f.tail, f.windows});
         d.filters.push_back(f.estimate);
     }
     DesignTiming t = compose_design(graph, timing);
     d.latency = t.latency;
     d.interval = t.interval;
+    d.stalled_latency = t.stalled_latency;
     // Buffers between filters and ROMs.
     for (const Buffer &b : graph.buffers) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) continue;

@@ -183,6 +183,7 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options) {
         d.lut = {figure(rec, "lut"), est.total.lut};
         d.ff = {figure(rec, "ff"), est.total.ff};
         d.uram = {figure(rec, "uram"), est.total.uram};
+        d.cosim = {figure(rec, "cosim_cycles"), est.stalled_latency};
         d.scalehls_latency = figure(rec, "scalehls_latency");
         d.scalehls_dsp = figure(rec, "scalehls_dsp");
         std::vector<FlowLoop> flow;
@@ -201,7 +202,9 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options) {
 
 std::vector<MetricSummary> summarize(const std::vector<DesignCalibration> &designs) {
     std::vector<MetricSummary> out;
-    for (const Metric &m : kMetrics) {
+    std::vector<Metric> metrics(std::begin(kMetrics), std::end(kMetrics));
+    metrics.push_back({"cosim", &DesignCalibration::cosim});
+    for (const Metric &m : metrics) {
         MetricSummary s;
         s.metric = m.name;
         std::vector<double> errors;
@@ -243,6 +246,7 @@ void print_calibration(const std::vector<DesignCalibration> &designs, std::ostre
         out << d.design << (d.note.empty() ? "" : " *") << "  (" << d.example << " " << d.schedule << ", " << d.size
             << ")\n  ";
         for (const Metric &m : kMetrics) out << m.name << " " << cell(d.*m.field) << "   ";
+        if (d.cosim.vitis >= 0) out << "cosim / with FIFO stalls " << cell(d.cosim);
         out << "\n";
         if (!d.note.empty()) out << "  * " << d.note << "\n";
         for (const LoopCalibration &l : d.loops) out << "    " << loop_line(l) << "\n";

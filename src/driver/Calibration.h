@@ -38,6 +38,8 @@ struct DesignCalibration {
     std::string design;  ///< corpus path, e.g. "polybench/vitis/default/gemm"
     std::string example, schedule, size, note;
     FigurePair latency, interval, dsp, bram18k, lut, ff, uram;
+    /// RTL co-simulation cycles (where the corpus has them) beside the latency with FIFO stalls.
+    FigurePair cosim;
     /// The prediction ScaleHLS/HIDA wrote at the top of the source it generated (-1: none).
     int64_t scalehls_latency = -1, scalehls_dsp = -1;
     std::vector<LoopCalibration> loops;
@@ -60,7 +62,8 @@ struct MetricSummary {
 /// order by trip count). Throws flowhls::Error when a design fails to compile.
 std::vector<DesignCalibration> calibrate(const CalibrationOptions &options);
 
-/// Median and worst |error| and hit counts of latency, interval, DSP, BRAM18K, URAM, LUT and FF.
+/// Median and worst |error| and hit counts of latency, interval, DSP, BRAM18K, URAM, LUT and FF,
+/// then of the co-simulation cycles (metric "cosim": the designs that have them).
 std::vector<MetricSummary> summarize(const std::vector<DesignCalibration> &designs);
 
 /// Prints the calibration table: one line per design, its loops below it, the designs not
