@@ -42,6 +42,10 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
                 v.push_back({std::string("synthetic/streamhls/opt") + opt + "/" + b, std::string("shls_") + b,
                              std::string("opt") + opt, "", kInMemory, ""});
             }
+            v.push_back({std::string("mlps/streamhls/opt") + opt + "/ResMLP", "shls_resmlp", std::string("opt") + opt,
+                         "", kInMemory, ""});
+            v.push_back({std::string("transformers/streamhls/opt") + opt + "/FeedForward", "shls_feedforward",
+                         std::string("opt") + opt, "", kInMemory, ""});
         }
         return v;
     }();
@@ -85,11 +89,8 @@ const std::vector<CorpusGap> &corpus_gaps() {
                                   "examples build: operand copies, local accumulators, FIFOs)";
         for (const char *d : {"cnns/streamhls/opt1/DepthwiseSeparableConvBlock", "cnns/streamhls/opt1/ResidualBlock",
                               "cnns/streamhls/opt2/DepthwiseSeparableConvBlock", "cnns/streamhls/opt2/ResidualBlock",
-                              "mlps/streamhls/opt1/Autoencoder", "mlps/streamhls/opt1/ResMLP",
-                              "mlps/streamhls/opt2/Autoencoder", "mlps/streamhls/opt2/ResMLP",
-                              "transformers/streamhls/opt1/FeedForward",
+                              "mlps/streamhls/opt1/Autoencoder", "mlps/streamhls/opt2/Autoencoder",
                               "transformers/streamhls/opt1/MultiHeadSelfAttention1",
-                              "transformers/streamhls/opt2/FeedForward",
                               "transformers/streamhls/opt2/MultiHeadSelfAttention1"}) {
             v.push_back({d, later});
         }

@@ -34,12 +34,13 @@ public:
         return p;
     }
 
-    // out[i][j] = sum_k a[i][k] * b[k][j] for i < m, j < n, k < depth: a and b are arrays the
-    // node reads directly, or streams it first copies into local arrays (a read in its row
-    // order, b in its row order too); `k_inner` chooses the loop order i, j, k (the
-    // accumulator recurs at distance 1) or i, k, j.
+    // out[i][j] = sum_k a[i][k] * b[k][j] for i < m, j < n, k < depth (`transposed_b`: b[j][k],
+    // a weight matrix by output rows): a and b are read directly, or first copied in their
+    // storage order into arrays local to the node (`a_cached`, `b_cached`: the corpus copies
+    // its FIFO operands, and arrays it reads across the loops); `k_inner` chooses the loop
+    // order i, j, k (the accumulator recurs at distance 1) or i, k, j.
     Func matmul(const std::string &name, Func a, bool a_stream, Func b, bool b_stream, int m, int n, int depth,
-                bool k_inner, int fifo_depth) {
+                bool k_inner, int fifo_depth, bool transposed_b = false) {
         Var i("i"), j("j");
         RDom k(0, depth, "k");
         Func a_cache(name + "_a"), b_cache(name + "_b"), acc(name + "_acc"), out(name);
@@ -53,7 +54,7 @@ public:
             rb = b_cache;
         }
         acc(j, i) = 0.0f;
-        acc(j, i) += ra(k, i) * rb(j, k);
+        acc(j, i) += ra(k, i) * (transposed_b ? rb(k, j) : rb(j, k));
         out(j, i) = acc(j, i);
         out.compute_root();
         acc.compute_at(out, Var::outermost());
@@ -63,6 +64,17 @@ public:
         shapes_[name] = {n, m};
         stream(out, fifo_depth);
         return out;
+    }
+
+    // A node writing the transpose of `w` (rows x cols) into an array (a ping-pong buffer between
+    // processes), reading `w` in its storage order.
+    Func transpose(const std::string &name, Func w) {
+        Var x("x"), y("y");
+        Func t(name);
+        t(y, x) = w(x, y);
+        t.compute_root().reorder(x, y);
+        ping_pongs_.push_back(t);
+        return t;
     }
 
     // A node streaming the array argument `w` in its storage order.
@@ -94,6 +106,7 @@ public:
         for (const ProgramInput &in : p.inputs) p.directives.interface(in.param.name(), InterfaceMode::Bram);
         p.directives.interface(out, InterfaceMode::Bram);
         for (const auto &s : streams_) p.directives.stream(s.first, s.second);
+        for (const Func &f : ping_pongs_) p.directives.ping_pong(f);
         return p;
     }
 
@@ -104,6 +117,7 @@ private:
     std::string name_;
     std::vector<ProgramInput> inputs_;
     std::vector<std::pair<Func, int>> streams_;
+    std::vector<Func> ping_pongs_;
     std::map<std::string, std::vector<int>> shapes_;
 };
 
@@ -148,8 +162,85 @@ ExampleDef k7mmseq_example(bool balanced) {
     return d;
 }
 
+// x + b[j] (a bias per column), optionally through a ReLU (select(v > 0, v, 0), as the corpus).
+std::function<Expr(Expr, Var, Var)> bias(const ImageParam &b, bool relu) {
+    return [b, relu](Expr v, Var j, Var) {
+        Expr s = v + b(j);
+        return relu ? Halide::select(s > 0.0f, s, 0.0f) : s;
+    };
+}
+
+// ResMLP (Stream-HLS mlps): x[8][1024] through four linear layers (weights [out][in], each
+// streamed by its own node and copied into the product's node) with a residual connection
+// around the second: h = x W1^T + b1; y = relu(relu(h) W2^T + b2 + h); z = y W3^T + b3;
+// out = z W4^T + b4. opt2 permutes every product to i, k, j.
+HalideProgram resmlp(int opt) {
+    Design d("kernel_resmlp");
+    ImageParam x = d.matrix("x", 8, 1024), b1 = d.vector("b1", 512), w1 = d.matrix("W1", 512, 1024),
+               b2 = d.vector("b2", 512), w2 = d.matrix("W2", 512, 512), b3 = d.vector("b3", 256),
+               w3 = d.matrix("W3", 256, 512), b4 = d.vector("b4", 10), w4 = d.matrix("W4", 10, 256);
+    bool k_inner = opt == 1;
+    Func s1 = d.stream_of("W1_stream", w1, 524288);
+    Func m1 = d.matmul("mm1", x, false, s1, true, 8, 512, 1024, k_inner, 4096, true);
+    Func h = d.map("h", m1, bias(b1, false), 4096);
+    Func r = d.map("h_relu", h, [](Expr v, Var, Var) { return Halide::select(v > 0.0f, v, 0.0f); }, 4096);
+    Func s2 = d.stream_of("W2_stream", w2, 262144);
+    Func m2 = d.matmul("mm2", r, true, s2, true, 8, 512, 512, k_inner, 4096, true);
+    Func y = d.map("y", m2,
+                   [b2, h](Expr v, Var j, Var i) {
+                       Expr s = v + b2(j) + h(j, i);
+                       return Halide::select(s > 0.0f, s, 0.0f);
+                   },
+                   4096);
+    Func s3 = d.stream_of("W3_stream", w3, 131072);
+    Func m3 = d.matmul("mm3", y, true, s3, true, 8, 256, 512, k_inner, 2048, true);
+    Func z = d.map("z", m3, bias(b3, false), 2048);
+    Func s4 = d.stream_of("W4_stream", w4, 2560);
+    Func m4 = d.matmul("mm4", z, true, s4, true, 8, 10, 256, k_inner, 80, true);
+    Func o = d.map("o", m4, bias(b4, false), 80);
+    return d.finish(o, 8, 10);
+}
+
+// FeedForward (Stream-HLS transformers): x[512][128] -> relu(x W1^T + b1) W2^T + b2 with
+// W1[256][128] and W2[128][256] transposed by their own nodes into ping-pong arrays.
+HalideProgram feedforward(int opt) {
+    Design d("kernel_feedforward");
+    ImageParam x = d.matrix("x", 512, 128), b1 = d.vector("b1", 256), w1 = d.matrix("W1", 256, 128),
+               b2 = d.vector("b2", 128), w2 = d.matrix("W2", 128, 256);
+    bool k_inner = opt == 1;
+    Func xs = d.stream_of("x_stream", x, 65536);
+    Func w1t = d.transpose("W1T", w1);
+    Func m1 = d.matmul("mm1", xs, true, w1t, true, 512, 256, 128, k_inner, 131072);
+    Func h = d.map("h", m1, bias(b1, true), 131072);
+    Func w2t = d.transpose("W2T", w2);
+    Func m2 = d.matmul("mm2", h, true, w2t, true, 512, 128, 256, k_inner, 65536);
+    Func o = d.map("o", m2, bias(b2, false), 65536);
+    return d.finish(o, 512, 128);
+}
+
+ExampleDef block_example(const std::string &name, const std::string &description,
+                         const std::function<HalideProgram(int)> &build) {
+    ExampleDef d;
+    d.name = "shls_" + name;
+    d.description = description;
+    d.algorithm = [build](const std::string &) { return build(1); };
+    d.schedules = {
+        {"opt1", "Stream-HLS opt1: one process per node, products with k innermost", [](HalideProgram &) {},
+         [build](const std::string &) { return build(1); }},
+        {"opt2", "Stream-HLS opt2: the products' loops permuted to i, k, j (II 1)", [](HalideProgram &) {},
+         [build](const std::string &) { return build(2); }},
+    };
+    return d;
+}
+
 }  // namespace
 
-std::vector<ExampleDef> streamhls_examples() { return {k7mmseq_example(true), k7mmseq_example(false)}; }
+std::vector<ExampleDef> streamhls_examples() {
+    return {k7mmseq_example(true), k7mmseq_example(false),
+            block_example("resmlp", "Stream-HLS MLP block ResMLP: four linear layers with a residual connection",
+                          resmlp),
+            block_example("feedforward", "Stream-HLS transformer block FeedForward: two linear layers with ReLU",
+                          feedforward)};
+}
 
 }  // namespace flowhls
