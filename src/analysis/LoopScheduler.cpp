@@ -47,6 +47,28 @@ bool contains_loop(const Stmt &s) {
 
 bool depends_on(const Expr &e, const std::string &var) { return referenced_variables(e).count(var) > 0; }
 
+// What the tool's constant folding and dead-code elimination leave of `s`: a select with a
+// constant condition (an unrolled copy's) is the value it takes, and lets nothing uses go.
+Stmt fold_constant_selects(const Stmt &s) {
+    class Fold : public IRMutator {
+        using IRMutator::visit;
+        Expr visit(const Select *op) override {
+            if (is_const(op->condition)) {
+                return mutate(is_const_one(op->condition) ? op->true_value : op->false_value);
+            }
+            return IRMutator::visit(op);
+        }
+        Stmt visit(const LetStmt *op) override {
+            Stmt body = mutate(op->body);
+            if (!referenced_variables(body).count(op->name)) return body;
+            Expr value = mutate(op->value);
+            if (value.same_as(op->value) && body.same_as(op->body)) return op;
+            return LetStmt::make(op->name, value, body);
+        }
+    } fold;
+    return fold.mutate(s);
+}
+
 // The pipelined body of a perfect nest rooted at `op`: outer loops whose bodies hold only
 // index LetStmts (no loads) and one loop.
 struct Nest {
@@ -419,6 +441,7 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
     }
     Stmt body = nest.body;
     for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    body = fold_constant_selects(body);
     Scheduler sched(device, context, options);
     sched.lets = lets;
     sched.multiplier = multiplier * total;
@@ -427,11 +450,19 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
     for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
     for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
     // Memory ports: loads and stores per bank of each array and iteration.
+    // A load of an element an earlier store of the same iteration wrote takes the stored value
+    // (the tool forwards it) and no port.
     std::map<std::string, std::vector<ArrayAccess>> per_array;
-    for (const Access &a : sched.accesses) {
+    for (size_t n = 0; n < sched.accesses.size(); n++) {
+        const Access &a = sched.accesses[n];
         const std::string &name = a.load ? a.load->name : a.store->name;
         if (context.kind_of(name) == MemoryKind::Register) continue;
-        per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index});
+        bool forwarded = false;
+        for (size_t m = 0; a.load && m < n && !forwarded; m++) {
+            const Access &w = sched.accesses[m];
+            forwarded = w.store && w.store->name == name && equal(w.index, a.index);
+        }
+        if (!forwarded) per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index});
     }
     Scope<Interval> ranges;
     for (const For *f : nest.loops) {

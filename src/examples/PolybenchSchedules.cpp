@@ -54,6 +54,7 @@ std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel) {
                      plain_vitis(p);
                  }});
     for (ExampleSchedule &e : streamhls_schedules(kernel)) s.push_back(e);
+    for (ExampleSchedule &e : hida_schedules(kernel)) s.push_back(e);
     return s;
 }
 

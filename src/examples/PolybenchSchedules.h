@@ -18,4 +18,9 @@ std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel);
 /// (Stream-HLS computes alpha*(A*B), not (alpha*A)*B, and splits the kernel into processes).
 std::vector<ExampleSchedule> streamhls_schedules(const std::string &kernel);
 
+/// The HIDA designs of `kernel` (schedule `hida`), each with its own formulation: HIDA's loop
+/// order and tiling, its reduction order within a tile, and two-dimensional arguments passed
+/// bank by bank (flowhls arrays are one-dimensional; docs/calibration.md).
+std::vector<ExampleSchedule> hida_schedules(const std::string &kernel);
+
 }  // namespace flowhls
