@@ -55,8 +55,54 @@ HalideProgram gesummv(const std::string &size) {
     return p;
 }
 
+// mvt (HIDA): x1[i] += A[i][j] y1[j] and x2[i] += A[j][i] y2[j], each loop nest j outermost
+// (pairs of j) and i inner (16 rows unrolled), x + (p0 + p1) per pair as HIDA writes it. A is
+// partitioned 16 x 16 (rows and columns), passed bank by bank: A(jq, iq, (i % 16) * 16 + j % 16)
+// is A[i][j] with jq = j / 16, iq = i / 16; j is split so that its bank is affine in the loops
+// (j = 16 * jo + 2 * jv + u). x1 and x2 are one output (rows 0 and 1, cyclic 16 on i), updated
+// by two loop nests of one function; the test accumulates into them as given (x_in).
+HalideProgram mvt(const std::string &size) {
+    int nn = sizes(size, {32}, {128}, {400})[0];
+    ImageParam a(f32, 3, "A"), y1(f32, 1, "y_1"), y2(f32, 1, "y_2"), x_in(f32, 2, "x_in");
+    Var i("i"), w("w");
+    Func x("x");
+    x(i, w) = Halide::undef<float>();
+    for (int which = 0; which < 2; which++) {
+        // r.x: i % 16 (unrolled), r.y: i / 16, r.z: jv, r.w: jo.
+        RDom r(0, 16, 0, nn / 16, 0, 8, 0, nn / 16, "r" + std::to_string(which));
+        Expr row = r.y * 16 + r.x;
+        Expr pair;
+        for (int u = 0; u < 2; u++) {
+            Expr j = r.w * 16 + r.z * 2 + u;
+            Expr elem = which == 0 ? a(r.w, r.y, r.x * 16 + r.z * 2 + u)   // A[row][j]
+                                   : a(r.y, r.w, (r.z * 2 + u) * 16 + r.x);  // A[j][row]
+            Expr p = elem * (which == 0 ? y1(j) : y2(j));
+            pair = u == 0 ? p : pair + p;
+        }
+        Expr prev = Halide::select(r.w == 0 && r.z == 0, x_in(row, which), x(row, which));
+        x(row, which) = prev + pair;
+        x.update(which).unroll(r.x);
+    }
+    HalideProgram p{"kernel_mvt",
+                    {{a, {nn / 16, nn / 16, 256}}, {y1, {nn}}, {y2, {nn}}, {x_in, {nn, 2}}},
+                    {{x, {nn, 2}}}};
+    p.directives.interface(a, InterfaceMode::Bram)
+        .partition(a, 2, PartitionKind::Complete)
+        .interface(y1, InterfaceMode::Bram)
+        .partition(y1, 0, PartitionKind::Cyclic, 2)
+        .interface(y2, InterfaceMode::Bram)
+        .partition(y2, 0, PartitionKind::Cyclic, 2)
+        .interface(x_in, InterfaceMode::Bram)
+        .partition(x_in, 0, PartitionKind::Cyclic, 16)
+        .interface(x, InterfaceMode::Bram)
+        .partition(x.name(), 0, PartitionKind::Cyclic, 16)
+        .dataflow(p.name, false);
+    return p;
+}
+
 HalideProgram hida_program(const std::string &kernel, const std::string &size) {
     if (kernel == "gesummv") return gesummv(size);
+    if (kernel == "mvt") return mvt(size);
     throw std::logic_error("no HIDA design of " + kernel);
 }
 
@@ -64,7 +110,7 @@ HalideProgram hida_program(const std::string &kernel, const std::string &size) {
 
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
     std::vector<ExampleSchedule> out;
-    for (const char *k : {"gesummv"}) {
+    for (const char *k : {"gesummv", "mvt"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "hida";
