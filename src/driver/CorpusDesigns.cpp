@@ -53,7 +53,7 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
         std::vector<CorpusReproduction> v = vitis;
         v.insert(v.end(), streamhls.begin(), streamhls.end());
         v.insert(v.end(), blocks.begin(), blocks.end());
-        for (const char *k : {"gesummv", "mvt"}) {
+        for (const char *k : {"bicg", "gesummv", "mvt"}) {
             v.push_back({std::string("polybench/hida/default/") + k, std::string("pb_") + k, "hida", "medium",
                          kInMemory, ""});
         }
@@ -74,7 +74,7 @@ const std::vector<CorpusGap> &corpus_gaps() {
             "are one-dimensional, so a partition of the row dimension cannot be expressed (docs/directives.md)";
         for (const char *k : {"2mm", "3mm", "atax", "bicg", "gemm", "gesummv", "mvt"}) {
             v.push_back({std::string("polybench/scalehls/default/") + k, "the ScaleHLS design " + two_d});
-            if (std::string(k) != "gesummv" && std::string(k) != "mvt") {
+            if (std::string(k) != "gesummv" && std::string(k) != "mvt" && std::string(k) != "bicg") {
                 v.push_back({std::string("polybench/hida/default/") + k, "the HIDA design " + hida_2d});
             }
         }

@@ -100,7 +100,56 @@ HalideProgram mvt(const std::string &size) {
     return p;
 }
 
+// bicg (HIDA): s[j] += A[i][j] r[i] and q[i] += A[i][j] p[j] in 10 x 10 tiles, j tiles
+// outermost, the tile unrolled, each element's ten products chained in order before they are
+// added (s over the tile's rows, q over its columns), pipelined at II 9 (HIDA's choice). A is
+// partitioned 10 x 10, passed bank by bank: A(jq, iq, (i % 10) * 10 + j % 10); s and q are one
+// output (s, then q from element m on; cyclic 10); the test accumulates into them as given.
+HalideProgram bicg(const std::string &size) {
+    std::vector<int> n = sizes(size, {40, 40}, {120, 130}, {390, 410});
+    int m = n[0], nn = n[1];  // A is nn x m
+    ImageParam a(f32, 3, "A"), pv(f32, 1, "p"), rv(f32, 1, "r"), sq_in(f32, 1, "sq_in");
+    Var x("x");
+    Func sq("sq");
+    sq(x) = Halide::undef<float>();
+    RDom r(0, 20, 0, nn / 10, 0, m / 10, "r");  // r.x: 10 columns (s) then 10 rows (q), r.y: i / 10, r.z: j / 10
+    auto elem = [&](Expr ii, Expr jj) { return a(r.z, r.y, ii * 10 + jj); };
+    // Built for each unrolled copy: r.x is a constant there.
+    Expr value, lhs_x;
+    for (int t = 0; t < 20; t++) {
+        Expr chain;
+        for (int u = 0; u < 10; u++) {
+            Expr prod = t < 10 ? elem(u, t) * rv(r.y * 10 + u) : elem(t - 10, u) * pv(r.z * 10 + u);
+            chain = u == 0 ? prod : chain + prod;
+        }
+        Expr pos = t < 10 ? r.z * 10 + t : m + r.y * 10 + (t - 10);
+        Expr first = t < 10 ? r.y == 0 : r.z == 0;
+        Expr v = Halide::select(first, sq_in(pos), sq(pos)) + chain;
+        value = t == 0 ? v : Halide::select(r.x == t, v, value);
+        lhs_x = t == 0 ? pos : Halide::select(r.x == t, pos, lhs_x);
+    }
+    sq(lhs_x) = value;
+    HalideProgram p{"kernel_bicg",
+                    {{a, {m / 10, nn / 10, 100}}, {pv, {m}}, {rv, {nn}}, {sq_in, {m + nn}}},
+                    {{sq, {m + nn}}}};
+    sq.update(0).unroll(r.x);
+    p.directives.pipeline(sq, Halide::RVar(r.y), 9)
+        .interface(a, InterfaceMode::Bram)
+        .partition(a, 2, PartitionKind::Complete)
+        .interface(pv, InterfaceMode::Bram)
+        .partition(pv, 0, PartitionKind::Cyclic, 10)
+        .interface(rv, InterfaceMode::Bram)
+        .partition(rv, 0, PartitionKind::Cyclic, 10)
+        .interface(sq_in, InterfaceMode::Bram)
+        .partition(sq_in, 0, PartitionKind::Cyclic, 10)
+        .interface(sq, InterfaceMode::Bram)
+        .partition(sq.name(), 0, PartitionKind::Cyclic, 10)
+        .dataflow(p.name, false);
+    return p;
+}
+
 HalideProgram hida_program(const std::string &kernel, const std::string &size) {
+    if (kernel == "bicg") return bicg(size);
     if (kernel == "gesummv") return gesummv(size);
     if (kernel == "mvt") return mvt(size);
     throw std::logic_error("no HIDA design of " + kernel);
@@ -110,7 +159,7 @@ HalideProgram hida_program(const std::string &kernel, const std::string &size) {
 
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
     std::vector<ExampleSchedule> out;
-    for (const char *k : {"gesummv", "mvt"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "hida";
