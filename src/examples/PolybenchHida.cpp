@@ -61,37 +61,42 @@ HalideProgram gesummv(const std::string &size) {
 // is A[i][j] with jq = j / 16, iq = i / 16; j is split so that its bank is affine in the loops
 // (j = 16 * jo + 2 * jv + u). x1 and x2 are one output (rows 0 and 1, cyclic 16 on i), updated
 // by two loop nests of one function; the test accumulates into them as given (x_in).
-HalideProgram mvt(const std::string &size) {
+// ScaleHLS's design is the same with 4 values of j per iteration (a chain of four products),
+// pipelined at II 3 and y partitioned by 4: `pair` is the number of j per iteration.
+HalideProgram mvt(const std::string &size, int pair_len = 2, int target_ii = 1) {
     int nn = sizes(size, {32}, {128}, {400})[0];
     ImageParam a(f32, 3, "A"), y1(f32, 1, "y_1"), y2(f32, 1, "y_2"), x_in(f32, 2, "x_in");
     Var i("i"), w("w");
+    std::vector<Halide::RVar> p_ii;
     Func x("x");
     x(i, w) = Halide::undef<float>();
     for (int which = 0; which < 2; which++) {
         // r.x: i % 16 (unrolled), r.y: i / 16, r.z: jv, r.w: jo.
-        RDom r(0, 16, 0, nn / 16, 0, 8, 0, nn / 16, "r" + std::to_string(which));
+        RDom r(0, 16, 0, nn / 16, 0, 16 / pair_len, 0, nn / 16, "r" + std::to_string(which));
         Expr row = r.y * 16 + r.x;
         Expr pair;
-        for (int u = 0; u < 2; u++) {
-            Expr j = r.w * 16 + r.z * 2 + u;
-            Expr elem = which == 0 ? a(r.w, r.y, r.x * 16 + r.z * 2 + u)   // A[row][j]
-                                   : a(r.y, r.w, (r.z * 2 + u) * 16 + r.x);  // A[j][row]
+        for (int u = 0; u < pair_len; u++) {
+            Expr j = r.w * 16 + r.z * pair_len + u;
+            Expr elem = which == 0 ? a(r.w, r.y, r.x * 16 + r.z * pair_len + u)   // A[row][j]
+                                   : a(r.y, r.w, (r.z * pair_len + u) * 16 + r.x);  // A[j][row]
             Expr p = elem * (which == 0 ? y1(j) : y2(j));
             pair = u == 0 ? p : pair + p;
         }
         Expr prev = Halide::select(r.w == 0 && r.z == 0, x_in(row, which), x(row, which));
         x(row, which) = prev + pair;
         x.update(which).unroll(r.x);
+        if (target_ii > 1) p_ii.push_back(Halide::RVar(r.y));
     }
     HalideProgram p{"kernel_mvt",
                     {{a, {nn / 16, nn / 16, 256}}, {y1, {nn}}, {y2, {nn}}, {x_in, {nn, 2}}},
                     {{x, {nn, 2}}}};
+    for (const Halide::RVar &v : p_ii) p.directives.pipeline(x, v, target_ii);
     p.directives.interface(a, InterfaceMode::Bram)
         .partition(a, 2, PartitionKind::Complete)
         .interface(y1, InterfaceMode::Bram)
-        .partition(y1, 0, PartitionKind::Cyclic, 2)
+        .partition(y1, 0, PartitionKind::Cyclic, pair_len)
         .interface(y2, InterfaceMode::Bram)
-        .partition(y2, 0, PartitionKind::Cyclic, 2)
+        .partition(y2, 0, PartitionKind::Cyclic, pair_len)
         .interface(x_in, InterfaceMode::Bram)
         .partition(x_in, 0, PartitionKind::Cyclic, 16)
         .interface(x, InterfaceMode::Bram)
@@ -155,6 +160,12 @@ HalideProgram hida_program(const std::string &kernel, const std::string &size) {
     throw std::logic_error("no HIDA design of " + kernel);
 }
 
+HalideProgram scalehls_program(const std::string &kernel, const std::string &size) {
+    if (kernel == "bicg") return bicg(size);  // ScaleHLS generates HIDA's loop nest for bicg
+    if (kernel == "mvt") return mvt(size, 4, 3);
+    throw std::logic_error("no ScaleHLS design of " + kernel);
+}
+
 }  // namespace
 
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
@@ -167,6 +178,16 @@ std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
                         "(two-dimensional arguments passed bank by bank)";
         s.apply = [](HalideProgram &) {};
         s.algorithm = [kernel](const std::string &size) { return hida_program(kernel, size); };
+        out.push_back(s);
+    }
+    for (const char *k : {"bicg", "mvt"}) {
+        if (kernel != k) continue;
+        ExampleSchedule s;
+        s.name = "scalehls";
+        s.description = "the ScaleHLS design: as the HIDA one with ScaleHLS's tile sizes and II (its arguments' "
+                        "binding to true dual-port RAMs is not expressed)";
+        s.apply = [](HalideProgram &) {};
+        s.algorithm = [kernel](const std::string &size) { return scalehls_program(kernel, size); };
         out.push_back(s);
     }
     return out;
