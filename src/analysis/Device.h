@@ -58,7 +58,9 @@ struct Device {
     /// Control logic the tool adds, by what it controls: "function" (a module's FSM and
     /// handshakes), "pipeline" (a pipelined loop), "loop" (a sequential loop), "flattened_level"
     /// (each loop flattened into a pipeline: counter and index select), "fifo" (a stream),
-    /// "ping_pong" (a double buffer's switch), "local_ram" (a RAM's address and enable logic).
+    /// "ping_pong" (a double buffer's switch), "local_ram" (a RAM's address and enable logic),
+    /// "port_bank" (the interface of one bank of a block-RAM argument), "memory_op" (the address
+    /// and data registers of a load or store), "index_multiplier" (its pipeline registers).
     std::map<std::string, ControlCost> control;
 
     /// The control cost `name` (zero when the table has none).

@@ -67,7 +67,18 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     d.stalled_latency = t.stalled_latency;
     // Buffers between filters and ROMs.
     for (const Buffer &b : graph.buffers) {
-        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) continue;
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
+            // The interface of each bank of a block-RAM argument.
+            if (channel_of(b, d.dataflow).memory == MemoryKind::Port) {
+                ControlCost c = device.control_cost("port_bank");
+                int64_t banks = b.partition.enabled && b.partition.kind != PartitionKind::Complete
+                                    ? std::max<int64_t>(1, b.partition.factor)
+                                    : 1;
+                d.total.lut += banks * c.lut;
+                d.total.ff += banks * c.ff;
+            }
+            continue;
+        }
         ChannelImplementation impl = channel_of(b, d.dataflow);
         ChannelEstimate c;
         c.name = b.name;

@@ -33,6 +33,12 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
         r.ff += count * c.ff;
     };
     add("function", 1);
+    add("index_multiplier", schedule.index_multipliers);
+    // Address and data registers of each load and store in the code.
+    for (const char *m : {"load", "store"}) {
+        auto it = schedule.operations.find(m);
+        if (it != schedule.operations.end()) add("memory_op", it->second);
+    }
     for (const LoopEstimate &l : schedule.loops) {
         if (l.pipelined) {
             add("pipeline", 1);
