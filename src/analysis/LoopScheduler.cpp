@@ -1,6 +1,6 @@
 // schedule_filter: a schedule-based model of how Vitis HLS pipelines and sequences loop nests.
 #include "analysis/LoopScheduler.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 #include "analysis/MemoryBanks.h"
 #include "analysis/OperatorModel.h"
 

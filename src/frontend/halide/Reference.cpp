@@ -2,6 +2,7 @@
 #include "frontend/halide/Reference.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/JitTarget.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -115,11 +116,7 @@ ReferenceData run_reference(const HalideProgram &program, const std::vector<Hali
         p.set_buffer(inputs.at(i));
     }
     Halide::Pipeline pipeline(funcs);
-    // Halide 14 takes any CPU with AVX512-BF16 and AVX-VNNI (AMD Zen 4 too) for a Sapphire Rapids,
-    // whose AVX512-FP16 instructions Zen 4 lacks (SIGILL); the reference needs none of them.
-    Halide::Target target = Halide::get_host_target()
-                                .without_feature(Halide::Target::AVX512_SapphireRapids)
-                                .with_feature(Halide::Target::StrictFloat);
+    Halide::Target target = jit_target();
     std::string failure;
     // Two runs whose temporary storage starts with different contents must agree.
     bool consistent = true;

@@ -1,5 +1,6 @@
 // NodeContext (what a converter sees of a node) and the table of converters.
 #include "frontend/onnx/Converter.h"
+#include "frontend/onnx/Attributes.h"
 #include "flowhls/Onnx.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
@@ -84,47 +85,30 @@ std::vector<int64_t> NodeContext::constant_ints(int i) const {
     return out;
 }
 
-namespace {
-
-const onnx::AttributeProto *find_attr(const onnx::NodeProto &n, const std::string &name) {
-    for (const onnx::AttributeProto &a : n.attribute()) {
-        if (a.name() == name) return &a;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
-bool NodeContext::has_attr(const std::string &name) const { return find_attr(node_, name) != nullptr; }
+bool NodeContext::has_attr(const std::string &name) const { return has_attribute(node_, name); }
 
 int64_t NodeContext::attr_int(const std::string &name, int64_t fallback) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a ? a->i() : fallback;
+    return attribute_int(node_, name, fallback);
 }
 
 float NodeContext::attr_float(const std::string &name, float fallback) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a ? a->f() : fallback;
+    return attribute_float(node_, name, fallback);
 }
 
 std::string NodeContext::attr_string(const std::string &name, const std::string &fallback) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a ? a->s() : fallback;
+    return attribute_string(node_, name, fallback);
 }
 
 std::vector<int64_t> NodeContext::attr_ints(const std::string &name, std::vector<int64_t> fallback) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : fallback;
+    return attribute_ints(node_, name, std::move(fallback));
 }
 
 std::vector<float> NodeContext::attr_floats(const std::string &name, std::vector<float> fallback) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a ? std::vector<float>(a->floats().begin(), a->floats().end()) : fallback;
+    return attribute_floats(node_, name, std::move(fallback));
 }
 
 const onnx::TensorProto *NodeContext::attr_tensor(const std::string &name) const {
-    const onnx::AttributeProto *a = find_attr(node_, name);
-    return a && a->has_t() ? &a->t() : nullptr;
+    return attribute_tensor(node_, name);
 }
 
 Halide::Func NodeContext::func(const std::string &suffix) const {
@@ -165,6 +149,8 @@ void NodeContext::mark_view(int i) {
 
 void NodeContext::unsupported(const std::string &reason) const { throw Unsupported(reason); }
 
+void NodeContext::invalid(const std::string &reason) const { throw InvalidNode(reason); }
+
 const ConverterTable &converter_table() {
     static const ConverterTable table = [] {
         ConverterTable t;
@@ -190,19 +176,26 @@ std::vector<std::string> supported_onnx_ops() {
     return ops;
 }
 
+std::string UnsupportedModelError::describe(const UnsupportedNode &n) {
+    return "node '" + n.name + "' (" + n.op_type + ", opset " + std::to_string(n.opset) + "): " + n.reason;
+}
+
 namespace {
 
+std::string unsupported_summary(const std::string &model, size_t nodes) {
+    return "'" + model + "' has " + std::to_string(nodes) + " node(s) flowhls cannot compile:";
+}
+
 std::string unsupported_message(const std::string &model, const std::vector<UnsupportedNode> &nodes) {
-    std::string m = "'" + model + "' has " + std::to_string(nodes.size()) + " node(s) flowhls cannot compile:";
-    for (const UnsupportedNode &n : nodes) {
-        m += "\n  node '" + n.name + "' (" + n.op_type + ", opset " + std::to_string(n.opset) + "): " + n.reason;
-    }
+    std::string m = unsupported_summary(model, nodes.size());
+    for (const UnsupportedNode &n : nodes) m += "\n  " + UnsupportedModelError::describe(n);
     return m;
 }
 
 }  // namespace
 
 UnsupportedModelError::UnsupportedModelError(const std::string &model, std::vector<UnsupportedNode> nodes)
-    : Error(unsupported_message(model, nodes)), nodes_(std::move(nodes)) {}
+    : Error(unsupported_message(model, nodes)), nodes_(std::move(nodes)),
+      summary_(unsupported_summary(model, nodes_.size())) {}
 
 }  // namespace flowhls

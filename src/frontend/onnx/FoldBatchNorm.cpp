@@ -1,4 +1,5 @@
 // fold_batchnorm_into_conv: inference BatchNormalization merged into the Conv feeding it.
+#include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/FoldBatchNorm.h"
 #include "frontend/onnx/TensorData.h"
 
@@ -72,10 +73,7 @@ int fold_batchnorm_into_conv(onnx::GraphProto &g) {
         std::vector<float> scale = float_values(g, bn.input(1), channels), shift = float_values(g, bn.input(2), channels),
                            mean = float_values(g, bn.input(3), channels), var = float_values(g, bn.input(4), channels);
         if (weights.empty() || scale.empty() || shift.empty() || mean.empty() || var.empty()) continue;
-        float epsilon = 1e-5f;
-        for (const onnx::AttributeProto &a : bn.attribute()) {
-            if (a.name() == "epsilon") epsilon = a.f();
-        }
+        float epsilon = attribute_float(bn, "epsilon", 1e-5f);
         for (int64_t c = 0; c < channels; c++) {
             float s = scale[c] / std::sqrt(var[c] + epsilon);
             for (int64_t k = 0; k < per_channel; k++) weights[c * per_channel + k] *= s;

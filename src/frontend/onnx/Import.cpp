@@ -1,16 +1,15 @@
-// import_onnx: ONNX model -> checked, opset-converted, shape-inferred graph -> Halide program.
+// import_onnx: a loaded, checked ONNX graph converted into a Halide program (one Func per op).
 #include "flowhls/Onnx.h"
 #include "frontend/onnx/Converter.h"
+#include "frontend/halide/JitTarget.h"
 #include "frontend/onnx/FoldBatchNorm.h"
+#include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
-#include "frontend/onnx/TensorData.h"
-
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
-#include <onnx/version_converter/convert.h>
+#include "frontend/onnx/TestData.h"
+#include "support/Sizes.h"
 
 #include <filesystem>
-#include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -54,133 +53,10 @@ std::string identifier(const std::string &name) {
     return out;
 }
 
-onnx::ModelProto read_model(const std::string &path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw Error("cannot read model '" + path + "': no such file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read model '" + path + "'");
-    std::ostringstream os;
-    os << in.rdbuf();
-    std::string bytes = os.str();
-    onnx::ModelProto model;
-    if (bytes.empty() || !model.ParseFromString(bytes)) {
-        throw Error("'" + path + "' is not a valid ONNX model (the protobuf does not parse: truncated or corrupt file)");
-    }
-    if (!model.has_graph()) throw Error("'" + path + "' is not a valid ONNX model (it has no graph)");
-    return model;
-}
-
-int default_opset(const onnx::ModelProto &m) {
-    for (const onnx::OperatorSetIdProto &o : m.opset_import()) {
-        if (o.domain().empty() || o.domain() == "ai.onnx") return static_cast<int>(o.version());
-    }
-    return 0;
-}
-
-// How messages name a node: its name, or its op and position.
-std::string node_label(const onnx::NodeProto &n, int index) {
-    return n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
-}
-
-// Loads, checks and converts the model to kOnnxTargetOpset; `opset` receives the model's own.
-onnx::ModelProto load_model(const std::string &path, int *opset_out) {
-    onnx::ModelProto model = read_model(path);
-    try {
-        onnx::checker::check_model(model);
-    } catch (const std::exception &e) {
-        throw Error("'" + path + "' fails the ONNX checker: " + std::string(e.what()));
-    }
-    int opset = default_opset(model);
-    *opset_out = opset;
-    if (opset == 0) return model;  // no default-domain nodes; the support check lists the others
-    if (opset > kOnnxTargetOpset) {
-        throw Error("'" + path + "' uses opset " + std::to_string(opset) + "; flowhls supports opsets up to " +
-                    std::to_string(kOnnxTargetOpset));
-    }
-    if (opset != kOnnxTargetOpset) {
-        try {
-            // Some adapters (broadcasting before opset 7) need the input shapes.
-            onnx::shape_inference::InferShapes(model);
-            model = onnx::version_conversion::ConvertVersion(model, kOnnxTargetOpset);
-        } catch (const std::exception &e) {
-            throw Error("'" + path + "': cannot convert opset " + std::to_string(opset) + " to " +
-                        std::to_string(kOnnxTargetOpset) + ": " + std::string(e.what()));
-        }
-    }
-    return model;
-}
-
-// Elem type and dims (-1: unknown or symbolic) of a value.
-struct ValueType {
-    int elem_type = 0;
-    bool has_shape = false;
-    std::vector<int64_t> dims;
-    std::vector<std::string> symbols;
-};
-
-ValueType value_type(const onnx::ValueInfoProto &v) {
-    ValueType t;
-    if (!v.type().has_tensor_type()) return t;
-    const onnx::TypeProto_Tensor &tt = v.type().tensor_type();
-    t.elem_type = tt.elem_type();
-    if (!tt.has_shape()) return t;
-    t.has_shape = true;
-    for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
-        t.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
-        t.symbols.push_back(d.has_dim_param() ? d.dim_param() : "");
-    }
-    return t;
-}
-
-void set_static_dims(onnx::ValueInfoProto &v, const std::vector<int64_t> &dims) {
-    onnx::TensorShapeProto *shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
-    shape->clear_dim();
-    for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
-}
-
-// Test data of the model: inputs and expected outputs, in graph order.
-struct TestData {
-    std::vector<TestTensor> inputs, outputs;
-};
-
-std::vector<std::string> sorted_files(const fs::path &dir, const std::string &prefix) {
-    std::vector<std::pair<int, std::string>> found;
-    std::error_code ec;
-    for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
-        std::string n = e.path().filename().string();
-        if (n.rfind(prefix, 0) != 0 || e.path().extension() != ".pb") continue;
-        found.emplace_back(std::atoi(n.c_str() + prefix.size()), e.path().string());
-    }
-    std::sort(found.begin(), found.end());
-    std::vector<std::string> out;
-    for (auto &f : found) out.push_back(f.second);
-    return out;
-}
-
-TestData load_test_data(const std::string &model_path, const OnnxImportOptions &o) {
-    TestData data;
-    std::vector<std::string> ins = o.input_files, outs = o.expected_files;
-    std::string dir = o.test_data_dir;
-    // test_data_set_0 beside the model is used unless shapes are overridden.
-    if (ins.empty() && outs.empty() && dir.empty() && o.shapes.empty()) {
-        fs::path beside = fs::path(model_path).parent_path() / "test_data_set_0";
-        std::error_code ec;
-        if (fs::is_directory(beside, ec)) dir = beside.string();
-    }
-    if (ins.empty() && outs.empty() && !dir.empty()) {
-        std::error_code ec;
-        if (!fs::is_directory(dir, ec)) throw Error("test data directory '" + dir + "' does not exist");
-        ins = sorted_files(dir, "input_");
-        outs = sorted_files(dir, "output_");
-    }
-    for (const std::string &f : ins) data.inputs.push_back(read_test_tensor(f));
-    for (const std::string &f : outs) data.outputs.push_back(read_test_tensor(f));
-    return data;
-}
-
 class Importer {
 public:
-    Importer(const std::string &path, const OnnxImportOptions &o) : path_(path), options_(o) {}
+    Importer(const std::string &path, const OnnxImportOptions &o)
+        : path_(path), options_(o), budget_(o.max_memory_bytes > 0 ? o.max_memory_bytes : default_memory_budget()) {}
 
     HalideProgram run() {
         try {
@@ -191,31 +67,24 @@ public:
     }
 
 private:
-    void infer_shapes() {
-        try {
-            onnx::shape_inference::InferShapes(model_);
-        } catch (const std::exception &e) {
-            throw Error("'" + path_ + "': ONNX shape inference failed: " + std::string(e.what()));
-        }
-    }
-
     HalideProgram import() {
-        model_ = load_model(path_, &model_opset_);
+        model_ = read_model(path_);
+        model_opset_ = check_and_convert(model_, path_);
         onnx::GraphProto &g = *model_.mutable_graph();
         if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
         for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
         // Element types are known before shapes are fixed: check support first.
-        onnx::ModelProto original = model_;
-        infer_shapes();
-        collect_value_types(g);
-        check_support(g);
-        model_ = original;
-        types_.clear();
-
+        {
+            onnx::ModelProto inferred = model_;
+            infer_shapes(inferred, path_);
+            std::map<std::string, ValueType> types = value_types(inferred.graph());
+            check_types(inferred.graph(), types, path_);
+            check_support(inferred, types, model_opset_, path_);
+        }
         test_ = load_test_data(path_, options_);
         fix_input_shapes(*model_.mutable_graph());
-        infer_shapes();
-        collect_value_types(model_.graph());
+        infer_shapes(model_, path_);
+        types_ = value_types(model_.graph());
         return convert(model_.graph());
     }
 
@@ -290,69 +159,6 @@ private:
         }
     }
 
-    void collect_value_types(const onnx::GraphProto &g) {
-        for (const onnx::ValueInfoProto &v : g.input()) types_[v.name()] = value_type(v);
-        for (const onnx::ValueInfoProto &v : g.value_info()) types_[v.name()] = value_type(v);
-        for (const onnx::ValueInfoProto &v : g.output()) types_[v.name()] = value_type(v);
-        for (const onnx::TensorProto &t : g.initializer()) {
-            ValueType vt;
-            vt.elem_type = t.data_type();
-            vt.has_shape = true;
-            vt.dims = tensor_dims(t);
-            types_[t.name()] = vt;
-        }
-    }
-
-    // Lists every node no converter handles; throws before any conversion.
-    void check_support(const onnx::GraphProto &g) {
-        std::vector<UnsupportedNode> bad;
-        auto check_value = [&](const onnx::ValueInfoProto &v, const char *what) {
-            if (initializers_.count(v.name())) return;
-            std::string why;
-            if (!v.type().has_tensor_type()) why = "not a tensor (sequences, maps and optionals are not supported)";
-            else halide_type_of(v.type().tensor_type().elem_type(), &why);
-            if (!why.empty()) bad.push_back({std::string(what) + " '" + v.name() + "'", "-", model_opset_, why});
-        };
-        for (const onnx::ValueInfoProto &v : g.input()) check_value(v, "graph input");
-        for (const onnx::ValueInfoProto &v : g.output()) check_value(v, "graph output");
-        const ConverterTable &table = converter_table();
-        for (int i = 0; i < g.node_size(); i++) {
-            const onnx::NodeProto &n = g.node(i);
-            UnsupportedNode u{node_label(n, i), n.op_type(), model_opset_, ""};
-            if (!n.domain().empty() && n.domain() != "ai.onnx") {
-                u.reason = "domain '" + n.domain() + "' is not supported";
-                u.opset = 0;
-                for (const onnx::OperatorSetIdProto &o : model_.opset_import()) {
-                    if (o.domain() == n.domain()) u.opset = static_cast<int>(o.version());
-                }
-            } else if (!table.count(n.op_type())) {
-                u.reason = "no converter for this op";
-            } else {
-                std::vector<int> in_types;
-                for (const std::string &in : n.input()) {
-                    auto it = types_.find(in);
-                    in_types.push_back(in.empty() || it == types_.end() ? 0 : it->second.elem_type);
-                }
-                for (const std::string &out : n.output()) {
-                    auto it = types_.find(out);
-                    if (out.empty() || it == types_.end() || it->second.elem_type == 0) continue;
-                    std::string why;
-                    halide_type_of(it->second.elem_type, &why);
-                    if (!why.empty()) u.reason = "output '" + out + "': " + why;
-                }
-                for (size_t k = 0; k < in_types.size() && u.reason.empty(); k++) {
-                    std::string why;
-                    if (in_types[k]) halide_type_of(in_types[k], &why);
-                    if (!why.empty()) u.reason = "input '" + n.input(static_cast<int>(k)) + "': " + why;
-                }
-                const OpConverter &c = table.at(n.op_type());
-                if (u.reason.empty() && c.check) u.reason = c.check(n, in_types);
-            }
-            if (!u.reason.empty()) bad.push_back(u);
-        }
-        if (!bad.empty()) throw UnsupportedModelError(path_, bad);
-    }
-
     std::string fresh_name(const std::string &base) {
         std::string name = identifier(base);
         std::string candidate = name;
@@ -383,6 +189,7 @@ private:
     }
 
     void add_initializer(const onnx::TensorProto &t) {
+        charge("'" + path_ + "': ", "initializer '" + t.name() + "'", t.data_type(), tensor_dims(t));
         Halide::Buffer<> values = tensor_to_buffer(t, "initializer '" + t.name() + "'");
         tensors_[t.name()] = param_tensor(t.name(), t.data_type(), tensor_dims(t), values);
     }
@@ -392,6 +199,7 @@ private:
         std::string why;
         halide_type_of(vt.elem_type, &why);
         if (!why.empty()) throw Error("'" + path_ + "': input '" + v.name() + "': " + why);
+        charge("'" + path_ + "': ", "input '" + v.name() + "'", vt.elem_type, vt.dims);
         Tensor t = param_tensor(v.name(), vt.elem_type, vt.dims, Halide::Buffer<>());
         t.graph_input = true;
         size_t index = graph_inputs_.size();
@@ -403,12 +211,12 @@ private:
     // Realizes a tensor with the JIT (all its inputs are constants).
     Halide::Buffer<> evaluate(const Tensor &t) {
         Halide::Buffer<> out = make_buffer(t.type, t.shape);
-        Halide::Target target = Halide::get_host_target().with_feature(Halide::Target::StrictFloat);
+        Halide::Target target = jit_target();
         try {
             Halide::Func f = t.func;
             f.realize(out, target);
         } catch (const Halide::Error &e) {
-            throw Error("folding constant '" + t.name + "' failed: " + std::string(e.what()));
+            throw ConverterFailure("the Halide JIT could not fold the constant '" + t.name + "'");
         }
         return out;
     }
@@ -438,43 +246,93 @@ private:
         // The converter's Funcs are named <output>_op...; the filter itself <output>.
         std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
         NodeContext ctx(n, inputs, prefix);
+        std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);
         } catch (const Unsupported &e) {
             failed_.push_back({label, n.op_type(), model_opset_, e.what()});
             poisoned_.insert(n.output().begin(), n.output().end());
             return;
+        } catch (const InvalidNode &e) {
+            throw Error(where + ": " + e.what());
         } catch (const Halide::Error &e) {
-            throw Error("'" + path_ + "': converting node '" + label + "' (" + n.op_type() +
-                        ") failed in Halide: " + std::string(e.what()));
+            throw ConverterFailure(where + ": flowhls's converter produced a definition Halide rejects");
         }
-        for (int i = 0; i < n.output_size(); i++) {
-            if (n.output(i).empty()) continue;
-            Tensor t = ctx.outputs.at(i);
-            if (!t.func.defined() && !t.constant.defined()) {
-                throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
+        try {
+            for (int i = 0; i < n.output_size(); i++) {
+                if (!n.output(i).empty()) add_node_output(n, i, label, ctx, all_constant);
             }
-            check_shape(label, n, t);
-            if (t.size() == 0 && !t.constant.defined()) {
-                failed_.push_back({label, n.op_type(), model_opset_, "output '" + t.name + "' is an empty tensor"});
-                poisoned_.insert(t.name);
-                continue;
+        } catch (const ConverterFailure &e) {
+            throw ConverterFailure(where + ": " + e.what());
+        } catch (const UnsupportedModelError &) {
+            throw;
+        } catch (const Error &e) {
+            throw Error(where + ": " + e.what());
+        }
+    }
+
+    // Output `i` of node `n` as the converter defined it: checked against shape inference and
+    // the memory budget, folded when its inputs are constants, else a filter (or an inlined view).
+    void add_node_output(const onnx::NodeProto &n, int i, const std::string &label, NodeContext &ctx,
+                         bool all_constant) {
+        Tensor t = ctx.outputs.at(i);
+        if (!t.func.defined() && !t.constant.defined()) {
+            throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
+        }
+        for (int64_t d : t.shape) {
+            if (d < 0 || d > std::numeric_limits<int32_t>::max()) {
+                throw Error("output '" + t.name + "' would have shape " + shape_text(t.shape) +
+                            " (dimensions are in [0, 2^31))");
             }
-            bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
-            if (fold) t.constant = evaluate(t);
-            if (t.constant.defined()) {
-                t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
-            } else if (!ctx.views.at(i)) {
-                Halide::Func f(fresh_name(t.name));
-                std::vector<Halide::Var> vars = make_vars(t.rank());
-                define(f, vars, t.at(as_exprs(vars)));
-                f.compute_root();
-                t.func = f;
-                filters_.insert(f.name());
-                alias(t.name, f.name());
-                if (i == 0) alias(n.name(), f.name());
+        }
+        check_shape(label, n, t);
+        if (t.size() == 0 && !t.constant.defined()) {
+            failed_.push_back({label, n.op_type(), model_opset_, "output '" + t.name + "' is an empty tensor"});
+            poisoned_.insert(t.name);
+            return;
+        }
+        bool view = ctx.views.at(i) && !t.constant.defined();
+        if (view) {
+            int depth = 0;
+            for (const std::string &in : n.input()) {
+                auto it = tensors_.find(in);
+                if (it != tensors_.end()) depth = std::max(depth, it->second.view_depth);
             }
-            tensors_[t.name] = t;
+            t.view_depth = depth + 1;
+            view = t.view_depth <= kMaxViewChain;  // a longer chain of views: this one is a filter
+        }
+        if (!view) charge("", "output '" + t.name + "'", t.elem_type, t.shape);
+        bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
+        if (fold) t.constant = evaluate(t);
+        if (t.constant.defined()) {
+            t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
+        } else if (!view) {
+            Halide::Func f(fresh_name(t.name));
+            std::vector<Halide::Var> vars = make_vars(t.rank());
+            define(f, vars, t.at(as_exprs(vars)));
+            f.compute_root();
+            t.func = f;
+            t.view_depth = 0;
+            filters_.insert(f.name());
+            alias(t.name, f.name());
+            if (i == 0) alias(n.name(), f.name());
+        }
+        tensors_[t.name] = t;
+    }
+
+    // Adds the bytes of a tensor of `elem_type` and `shape` to what the model needs; throws
+    // flowhls::Error naming `what` (after `where`) when the total passes the memory budget.
+    void charge(const std::string &where, const std::string &what, int elem_type, const std::vector<int64_t> &shape) {
+        int64_t bytes = checked_bytes(shape, std::max(element_bytes(elem_type), 1), kMaxTensorBytes);
+        if (bytes < 0) {
+            throw Error(where + what + " has shape " + shape_text(shape) + ", more than the " +
+                        byte_size_text(kMaxTensorBytes) + " one tensor may hold");
+        }
+        memory_ += bytes;
+        if (memory_ > budget_) {
+            throw Error(where + "the model's tensors need more than the memory budget of " +
+                        byte_size_text(budget_) + " (" + what + " brings them to " + byte_size_text(memory_) +
+                        "); raise it with --max-memory");
         }
     }
 
@@ -544,45 +402,9 @@ private:
             p.inputs.push_back(pi);
         }
         for (auto &e : params_) e.second.param.reset();
-        attach_test_data(p, output_types);
+        attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
         return p;
-    }
-
-    void attach_test_data(HalideProgram &p, const std::vector<int> &output_types) {
-        if (test_.inputs.empty() && test_.outputs.empty()) return;
-        if (test_.outputs.empty()) throw Error("test data has inputs but no expected outputs");
-        size_t n_inputs = graph_inputs_.size();
-        if (test_.inputs.size() != n_inputs) {
-            throw Error("test data has " + std::to_string(test_.inputs.size()) + " input(s); the model has " +
-                        std::to_string(n_inputs));
-        }
-        if (test_.outputs.size() != p.outputs.size()) {
-            throw Error("test data has " + std::to_string(test_.outputs.size()) + " expected output(s); the model has " +
-                        std::to_string(p.outputs.size()));
-        }
-        size_t k = 0;
-        for (const ProgramInput &in : p.inputs) {
-            if (in.constant.defined()) continue;
-            size_t gi = kernel_inputs_.at(k++);
-            const TestTensor &t = test_.inputs.at(gi);
-            if (t.values.type() != in.param.type() || halide_extents(t.shape) != in.shape) {
-                throw Error("test input " + std::to_string(gi) + " ('" + t.name + "') does not match model input '" +
-                            graph_inputs_.at(gi) + "' (type or shape)");
-            }
-            p.test_inputs.push_back(t.values);
-        }
-        for (size_t i = 0; i < p.outputs.size(); i++) {
-            const TestTensor &t = test_.outputs[i];
-            if (t.elem_type != output_types[i] || halide_extents(t.shape) != p.outputs[i].shape) {
-                throw Error("expected output " + std::to_string(i) + " ('" + t.name + "') has type " +
-                            elem_type_name(t.elem_type) + " shape " + shape_text(t.shape) +
-                            "; the model's output differs");
-            }
-            p.expected_outputs.push_back(t.values);
-        }
-        p.atol = options_.atol;
-        p.rtol = options_.rtol;
     }
 
     struct ParamEntry {
@@ -608,6 +430,8 @@ private:
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
     }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
+    int64_t budget_ = 0;              // bytes all tensors may take (OnnxImportOptions::max_memory_bytes)
+    int64_t memory_ = 0;              // bytes of the tensors so far
     std::vector<UnsupportedNode> failed_;
     std::set<std::string> poisoned_;  // values of nodes that could not be converted
 };

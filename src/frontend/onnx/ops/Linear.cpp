@@ -1,4 +1,5 @@
 // Converters of the multiply-accumulate ops: Conv, ConvTranspose, Gemm, MatMul, Einsum.
+#include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/ops/Window.h"
 #include "frontend/onnx/OpSupport.h"
 
@@ -15,6 +16,16 @@ using Halide::Func;
 using Halide::RDom;
 using Halide::Var;
 
+// An optional bias (input 2) holds one value per output channel.
+void check_bias(const NodeContext &ctx, int64_t maps) {
+    if (!ctx.has_input(2)) return;
+    const Tensor &b = ctx.input(2);
+    if (b.shape != std::vector<int64_t>{maps}) {
+        ctx.invalid("the bias has shape " + shape_text(b.shape) + "; it must hold one value per output channel (" +
+                    std::to_string(maps) + ")");
+    }
+}
+
 // Conv: X [N, C, D...], W [M, C/group, K...], optional B [M] -> [N, M, O...]. The output
 // is initialized with the bias and accumulated over (channel, kernel...) in that loop order,
 // the innermost kernel axis innermost: `for n, m, o...: acc = b; for c, k...: acc += w * x`.
@@ -25,9 +36,11 @@ void convert_conv(NodeContext &ctx) {
     if (w.rank() != x.rank()) ctx.unsupported("weight rank differs from input rank");
     int64_t group = ctx.attr_int("group", 1);
     int64_t channels = x.shape[1], maps = w.shape[0], per_group = w.shape[1];
-    if (per_group * group != channels || maps % group != 0) {
-        ctx.unsupported("group " + std::to_string(group) + " does not divide the channels");
+    if (group < 1 || per_group * group != channels || maps % group != 0) {
+        ctx.invalid("the weights' shape " + shape_text(w.shape) + " and group " + std::to_string(group) +
+                    " do not fit the input's " + std::to_string(channels) + " channels");
     }
+    check_bias(ctx, maps);
     std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
     WindowGeometry geo = window_geometry(ctx, x, kernel, false);
 
@@ -121,6 +134,7 @@ void convert_conv_transpose(NodeContext &ctx) {
         ctx.unsupported("group " + std::to_string(group) + " does not divide the channels");
     }
     int64_t per_group_in = channels / group, maps = per_group_out * group;
+    check_bias(ctx, maps);
     std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
     std::vector<int64_t> kernel_attr = ctx.attr_ints("kernel_shape");
     if (!kernel_attr.empty() && kernel_attr != kernel) ctx.unsupported("kernel_shape differs from the weight shape");
@@ -305,10 +319,7 @@ std::string parse_einsum(const std::string &text, EinsumEquation *eq) {
 std::string check_einsum(const onnx::NodeProto &node, const std::vector<int> &types) {
     std::string why = numeric_only()(node, types);
     if (!why.empty()) return why;
-    std::string equation;
-    for (const onnx::AttributeProto &a : node.attribute()) {
-        if (a.name() == "equation") equation = a.s();
-    }
+    std::string equation = attribute_string(node, "equation", "");
     EinsumEquation eq;
     why = parse_einsum(equation, &eq);
     if (!why.empty()) return "equation '" + equation + "': " + why;
@@ -322,22 +333,20 @@ std::string check_einsum(const onnx::NodeProto &node, const std::vector<int> &ty
     return "";
 }
 
-// Einsum: every label of the output is an output axis, every other label a reduction axis;
-// the output is the sum over the reduction axes of the product of the operands. A label
-// repeated within an operand reads its diagonal; the "..." axes broadcast like NumPy's.
-void convert_einsum(NodeContext &ctx) {
-    std::string equation = ctx.attr_string("equation", "");
-    EinsumEquation eq;
-    std::string why = parse_einsum(equation, &eq);
-    if (!why.empty()) ctx.unsupported("equation '" + equation + "': " + why);
-    if (static_cast<int>(eq.inputs.size()) != ctx.num_inputs()) ctx.unsupported("operand count differs from equation");
+// The axes of an Einsum: each operand's labels with the ellipsis expanded (its axes become
+// labels 256 + j, j counted over the widest ellipsis, right-aligned), every label's extent,
+// the output's labels and the reduced ones.
+struct EinsumAxes {
+    std::vector<std::vector<int>> labels;
+    std::map<int, int64_t> extent;
+    std::vector<int> out_labels, reduced;
+};
 
-    // Ellipsis axes become labels 256 + j (j counted over the widest ellipsis, right-aligned).
-    std::vector<const Tensor *> ops;
-    std::vector<std::vector<int>> labels(eq.inputs.size());
+// The widest ellipsis of the operands; Unsupported when an operand's rank does not fit its term.
+int einsum_ellipsis_rank(const NodeContext &ctx, const EinsumEquation &eq, const std::vector<const Tensor *> &ops,
+                         const std::string &equation) {
     int ellipsis_rank = 0;
     for (size_t t = 0; t < eq.inputs.size(); t++) {
-        ops.push_back(&ctx.input(static_cast<int>(t)));
         int letters = static_cast<int>(std::count_if(eq.inputs[t].begin(), eq.inputs[t].end(),
                                                      [](int l) { return l != kEllipsis; }));
         bool has_ellipsis = letters != static_cast<int>(eq.inputs[t].size());
@@ -348,79 +357,101 @@ void convert_einsum(NodeContext &ctx) {
         }
         ellipsis_rank = std::max(ellipsis_rank, e);
     }
-    std::map<int, int64_t> extent;
+    return ellipsis_rank;
+}
+
+EinsumAxes einsum_axes(const NodeContext &ctx, const EinsumEquation &eq, const std::vector<const Tensor *> &ops,
+                       const std::string &equation) {
+    int ellipsis_rank = einsum_ellipsis_rank(ctx, eq, ops, equation);
+    EinsumAxes axes;
+    axes.labels.resize(eq.inputs.size());
     std::vector<int> first_seen;
     std::map<int, int> occurrences;
     for (size_t t = 0; t < eq.inputs.size(); t++) {
         int e = ops[t]->rank() - static_cast<int>(eq.inputs[t].size()) + 1;
         for (int l : eq.inputs[t]) {
             if (l != kEllipsis) {
-                labels[t].push_back(l);
+                axes.labels[t].push_back(l);
                 continue;
             }
-            for (int j = ellipsis_rank - e; j < ellipsis_rank; j++) labels[t].push_back(256 + j);
+            for (int j = ellipsis_rank - e; j < ellipsis_rank; j++) axes.labels[t].push_back(256 + j);
         }
-        for (size_t a = 0; a < labels[t].size(); a++) {
-            int l = labels[t][a];
+        for (size_t a = 0; a < axes.labels[t].size(); a++) {
+            int l = axes.labels[t][a];
             int64_t d = ops[t]->shape[a];
             occurrences[l]++;
-            if (!extent.count(l)) {
+            auto known = axes.extent.find(l);
+            if (known == axes.extent.end()) {
                 first_seen.push_back(l);
-                extent[l] = d;
-            } else if (extent[l] != d) {
-                if (l >= 256 && (d == 1 || extent[l] == 1)) {
-                    extent[l] = std::max(extent[l], d);
-                } else {
-                    ctx.unsupported("label extents differ (" + std::to_string(extent[l]) + " and " +
+                axes.extent[l] = d;
+            } else if (known->second != d) {
+                if (l < 256 || (d != 1 && known->second != 1)) {
+                    ctx.unsupported("label extents differ (" + std::to_string(known->second) + " and " +
                                     std::to_string(d) + ")");
                 }
+                known->second = std::max(known->second, d);
             }
         }
     }
-    std::vector<int> out_labels;
     if (eq.explicit_output) {
         for (int l : eq.output) {
             if (l != kEllipsis) {
-                out_labels.push_back(l);
+                axes.out_labels.push_back(l);
                 continue;
             }
-            for (int j = 0; j < ellipsis_rank; j++) out_labels.push_back(256 + j);
+            for (int j = 0; j < ellipsis_rank; j++) axes.out_labels.push_back(256 + j);
         }
     } else {
-        for (int j = 0; j < ellipsis_rank; j++) out_labels.push_back(256 + j);
+        for (int j = 0; j < ellipsis_rank; j++) axes.out_labels.push_back(256 + j);
         std::vector<int> singles;
         for (const auto &e : occurrences) {
             if (e.first < 256 && e.second == 1) singles.push_back(e.first);
         }
         std::sort(singles.begin(), singles.end());
-        out_labels.insert(out_labels.end(), singles.begin(), singles.end());
+        axes.out_labels.insert(axes.out_labels.end(), singles.begin(), singles.end());
     }
-    std::vector<int> reduced;
     for (int l : first_seen) {
-        if (std::find(out_labels.begin(), out_labels.end(), l) == out_labels.end()) reduced.push_back(l);
+        if (std::find(axes.out_labels.begin(), axes.out_labels.end(), l) == axes.out_labels.end()) axes.reduced.push_back(l);
     }
-    std::vector<int64_t> out_shape;
-    for (int l : out_labels) out_shape.push_back(extent.at(l));
-    for (const auto &e : extent) {
+    for (const auto &e : axes.extent) {
         if (e.second <= 0) ctx.unsupported("an empty axis");
     }
+    return axes;
+}
+
+// Einsum: every label of the output is an output axis, every other label a reduction axis;
+// the output is the sum over the reduction axes of the product of the operands. A label
+// repeated within an operand reads its diagonal; the "..." axes broadcast like NumPy's.
+void convert_einsum(NodeContext &ctx) {
+    std::string equation = ctx.attr_string("equation", "");
+    EinsumEquation eq;
+    std::string why = parse_einsum(equation, &eq);
+    if (!why.empty()) ctx.unsupported("equation '" + equation + "': " + why);
+    if (static_cast<int>(eq.inputs.size()) != ctx.num_inputs()) ctx.unsupported("operand count differs from equation");
+    std::vector<const Tensor *> ops;
+    for (size_t t = 0; t < eq.inputs.size(); t++) ops.push_back(&ctx.input(static_cast<int>(t)));
+    EinsumAxes axes = einsum_axes(ctx, eq, ops, equation);
+    std::vector<int64_t> out_shape;
+    for (int l : axes.out_labels) out_shape.push_back(axes.extent.at(l));
 
     std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
     std::map<int, Expr> index;
-    for (size_t i = 0; i < out_labels.size(); i++) index[out_labels[i]] = v[i];
+    for (size_t i = 0; i < axes.out_labels.size(); i++) index[axes.out_labels[i]] = v[i];
+    const std::vector<int> &reduced = axes.reduced;
     RDom r;
     if (!reduced.empty()) {
         Halide::Region extents;
-        for (auto it = reduced.rbegin(); it != reduced.rend(); ++it) extents.push_back({0, static_cast<int>(extent[*it])});
+        for (auto it = reduced.rbegin(); it != reduced.rend(); ++it) {
+            extents.push_back({0, static_cast<int>(axes.extent[*it])});
+        }
         r = RDom(extents, ctx.func("r").name());
         for (size_t i = 0; i < reduced.size(); i++) index[reduced[i]] = r[static_cast<int>(reduced.size() - 1 - i)];
     }
     Expr product;
     for (size_t t = 0; t < ops.size(); t++) {
         std::vector<Expr> idx;
-        for (size_t a = 0; a < labels[t].size(); a++) {
-            int l = labels[t][a];
-            idx.push_back(ops[t]->shape[a] == 1 ? Expr(0) : index.at(l));
+        for (size_t a = 0; a < axes.labels[t].size(); a++) {
+            idx.push_back(ops[t]->shape[a] == 1 ? Expr(0) : index.at(axes.labels[t][a]));
         }
         Expr value = ops[t]->at(idx);
         product = product.defined() ? product * value : value;

@@ -1,5 +1,6 @@
 // Converters of normalizations: Softmax, LogSoftmax, Hardmax, BatchNormalization,
 // InstanceNormalization, LayerNormalization, LRN, MeanVarianceNormalization.
+#include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
 
@@ -228,26 +229,18 @@ void convert_mvn(NodeContext &ctx) {
     ctx.set_output(0, f, x.shape, x.elem_type);
 }
 
-// An integer attribute of a node, for the check functions.
-int64_t node_attr_int(const onnx::NodeProto &n, const std::string &name, int64_t fallback) {
-    for (const onnx::AttributeProto &a : n.attribute()) {
-        if (a.name() == name) return a.i();
-    }
-    return fallback;
-}
-
 // Whether a node uses its output `i`.
 bool uses_output(const onnx::NodeProto &n, int i) { return i < n.output_size() && !n.output(i).empty(); }
 
 std::string check_batch_norm(const onnx::NodeProto &n, const std::vector<int> &types) {
-    if (node_attr_int(n, "training_mode", 0) != 0) return "training_mode=1 is not supported (inference only)";
+    if (attribute_int(n, "training_mode", 0) != 0) return "training_mode=1 is not supported (inference only)";
     if (uses_output(n, 1) || uses_output(n, 2)) return "the running mean and variance outputs are not supported";
     if (n.input_size() != 5) return "needs 5 inputs";
     return float_only()(n, types);
 }
 
 std::string check_layer_norm(const onnx::NodeProto &n, const std::vector<int> &types) {
-    int64_t stash = node_attr_int(n, "stash_type", onnx::TensorProto::FLOAT);
+    int64_t stash = attribute_int(n, "stash_type", onnx::TensorProto::FLOAT);
     if (stash != onnx::TensorProto::FLOAT && stash != onnx::TensorProto::DOUBLE) {
         return "stash_type " + elem_type_name(static_cast<int>(stash)) + " (only float and double)";
     }

@@ -1,4 +1,5 @@
 // Converters of the resampling ops: Resize (nearest and n-linear) and Upsample.
+#include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/OpSupport.h"
 
 #include <cmath>
@@ -19,25 +20,18 @@ struct ResizeMode {
     std::string nearest = "round_prefer_floor";
 };
 
-std::string node_string(const onnx::NodeProto &node, const std::string &name, const std::string &fallback) {
-    for (const onnx::AttributeProto &a : node.attribute()) {
-        if (a.name() == name) return a.s();
-    }
-    return fallback;
-}
-
 // Reads mode, coordinate_transformation_mode and nearest_mode; returns "" or why they are
 // not handled.
 std::string resize_mode(const onnx::NodeProto &node, ResizeMode *m) {
-    std::string mode = node_string(node, "mode", "nearest");
+    std::string mode = attribute_string(node, "mode", "nearest");
     if (node.op_type() == "Upsample") {
         // Upsample maps x_resized to x_resized / scale, nearest rounding down.
         m->transform = "asymmetric";
         m->nearest = "floor";
         if (mode == "bilinear") mode = "linear";
     } else {
-        m->transform = node_string(node, "coordinate_transformation_mode", "half_pixel");
-        m->nearest = node_string(node, "nearest_mode", "round_prefer_floor");
+        m->transform = attribute_string(node, "coordinate_transformation_mode", "half_pixel");
+        m->nearest = attribute_string(node, "nearest_mode", "round_prefer_floor");
         // Early opset 11 models spell tf_half_pixel_for_nearest so.
         if (m->transform == "tf_half_pixel_for_nn") m->transform = "tf_half_pixel_for_nearest";
     }
