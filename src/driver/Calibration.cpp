@@ -129,6 +129,60 @@ std::string loop_line(const LoopCalibration &l) {
     return s.str();
 }
 
+// The fitted LUT/FF costs and their in-sample and held-out errors, as text (markdown: tables).
+std::string cost_fit_section(const std::vector<DesignCalibration> &designs, bool markdown) {
+    std::vector<CostSample> samples;
+    for (const DesignCalibration &d : designs) samples.push_back(d.costs);
+    std::ostringstream out;
+    if (samples.size() < 3) return "";  // nothing to fit on and hold out
+    CostFit all = fit_costs(samples);
+    const CostSample &first = samples.front();
+    auto cost = [](double table, double fit) {
+        std::ostringstream c;
+        c << table << " / " << std::llround(fit);
+        return c.str();
+    };
+    out << (markdown ? "" : "\n") << "LUT/FF costs fitted on these " << samples.size()
+        << " designs (control logic and the adder in logic; non-negative least squares of the relative error). "
+           "Device table / fit on all:\n\n";
+    if (markdown) out << "| term | LUT | FF |\n|---|---|---|\n";
+    for (size_t j = 0; j < first.terms.size(); j++) {
+        if (markdown) {
+            out << "| " << first.terms[j] << " | " << cost(first.table_cost_lut[j], all.lut[j]) << " | "
+                << cost(first.table_cost_ff[j], all.ff[j]) << " |\n";
+        } else {
+            out << "  " << std::left << std::setw(18) << first.terms[j] << std::right << " LUT " << std::setw(11)
+                << cost(first.table_cost_lut[j], all.lut[j]) << "   FF " << std::setw(11)
+                << cost(first.table_cost_ff[j], all.ff[j]) << "\n";
+        }
+    }
+    out << "\nCross-validation of those costs, |relative error| median / worst: with the device table's costs, "
+           "refitted on all designs, each design predicted by a fit without it (leave one out), and by a fit "
+           "without its whole family (suite/framework):\n\n";
+    auto pair = [](double median, double worst) { return percent(median).substr(1) + " / " + percent(worst).substr(1); };
+    if (markdown) {
+        out << "| metric | designs | device table | refit on all | leave one design out | leave one family out |\n"
+            << "|---|---|---|---|---|---|\n";
+    } else {
+        out << "metric  designs  device table   refit on all   leave one out   leave family out\n";
+    }
+    for (const HeldOutError &h : cross_validate(samples)) {
+        std::string worst_family = h.family_worst_name;
+        if (markdown) {
+            out << "| " << h.metric << " | " << h.designs << " | " << pair(h.table_median, h.table_worst) << " | "
+                << pair(h.refit_median, h.refit_worst) << " | " << pair(h.design_median, h.design_worst) << " ("
+                << h.design_worst_name << ") | " << pair(h.family_median, h.family_worst) << " (" << worst_family
+                << ") |\n";
+        } else {
+            out << std::left << std::setw(6) << h.metric << std::right << std::setw(9) << h.designs << std::setw(15)
+                << pair(h.table_median, h.table_worst) << std::setw(15) << pair(h.refit_median, h.refit_worst)
+                << std::setw(16) << pair(h.design_median, h.design_worst) << std::setw(19)
+                << pair(h.family_median, h.family_worst) << "\n";
+        }
+    }
+    return out.str();
+}
+
 }  // namespace
 
 double FigurePair::error() const {
@@ -195,6 +249,11 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options) {
             if (l.at("design") == r.design) rows.push_back(l);
         }
         d.loops = match_loops(rows, flow);
+        d.costs = cost_sample(graph, device);
+        d.costs.design = r.design;
+        d.costs.family = r.design.substr(0, r.design.find('/', r.design.find('/') + 1));
+        d.costs.vitis_lut = d.lut.vitis;
+        d.costs.vitis_ff = d.ff.vitis;
         out.push_back(d);
     }
     return out;
@@ -263,6 +322,7 @@ void print_calibration(const std::vector<DesignCalibration> &designs, std::ostre
             << std::setw(12) << s.within_10 << std::setw(5) << s.within_15 << std::setw(5) << s.within_25
             << std::setw(5) << s.within_35 << std::setw(6) << s.within_1_5x << "  " << s.worst_design << "\n";
     }
+    out << cost_fit_section(designs, false);
     // The ScaleHLS/HIDA estimator on the designs it generated.
     int compared = 0, lat_closer = 0, dsp_closer = 0;
     std::ostringstream lines;
@@ -331,6 +391,7 @@ std::string calibration_markdown(const std::vector<DesignCalibration> &designs) 
            << s.within_10 << " | " << s.within_15 << " | " << s.within_25 << " | " << s.within_35 << " | "
            << s.within_1_5x << " |\n";
     }
+    md << "\n" << cost_fit_section(designs, true);
     std::ostringstream notes;
     for (const DesignCalibration &d : designs) {
         if (!d.note.empty()) notes << "- " << d.design << ": " << d.note << "\n";

@@ -1,6 +1,8 @@
 // flowhls bench --calibration: QoR estimates of reproduced corpus designs against Vitis HLS 2023.2.
 #pragma once
 
+#include "driver/CostFit.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -43,6 +45,8 @@ struct DesignCalibration {
     /// The prediction ScaleHLS/HIDA wrote at the top of the source it generated (-1: none).
     int64_t scalehls_latency = -1, scalehls_dsp = -1;
     std::vector<LoopCalibration> loops;
+    /// The design's share of the fitted LUT/FF costs (docs/calibration.md, cross-validation).
+    CostSample costs;
 };
 
 /// Error statistics of one metric over the designs.
