@@ -23,6 +23,20 @@ bool conflict(const Filter &a, const Filter &b) {
     return false;
 }
 
+// Calls visit(buffer name, producer, whether the buffer is a FIFO) for each other filter that
+// writes a buffer filter `i` reads.
+template <typename Visit>
+void for_each_producer(const FilterGraph &graph, size_t i, Visit visit) {
+    for (const std::string &r : graph.filters[i].reads) {
+        if (!graph.has_buffer(r)) continue;
+        const Buffer &b = graph.buffer(r);
+        bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
+        for (int p : b.producers) {
+            if (p != static_cast<int>(i)) visit(r, p, fifo);
+        }
+    }
+}
+
 }  // namespace
 
 DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessTiming> &filters) {
@@ -34,19 +48,13 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
     for (size_t i = 0; i < n; i++) {
         int64_t start = 0, fifo_end = 0;
         if (dataflow) {
-            for (const std::string &r : graph.filters[i].reads) {
-                if (!graph.has_buffer(r)) continue;
-                const Buffer &b = graph.buffer(r);
-                bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
-                for (int p : b.producers) {
-                    if (p == static_cast<int>(i)) continue;
-                    if (fifo) {
-                        fifo_end = std::max(fifo_end, t.finish[p] + filters[i].tail);
-                    } else {
-                        start = std::max(start, t.finish[p]);
-                    }
+            for_each_producer(graph, i, [&](const std::string &, int p, bool fifo) {
+                if (fifo) {
+                    fifo_end = std::max(fifo_end, t.finish[p] + filters[i].tail);
+                } else {
+                    start = std::max(start, t.finish[p]);
                 }
-            }
+            });
         } else {
             if (i > 0) start = t.start[i - 1];
             for (size_t j = 0; j < i; j++) {
@@ -66,24 +74,18 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
     std::vector<int64_t> start(n, 0), finish(n, 0);
     for (size_t i = 0; i < n; i++) {
         int64_t s = 0;
-        for (const std::string &r : graph.filters[i].reads) {
-            if (!graph.has_buffer(r)) continue;
-            const Buffer &b = graph.buffer(r);
-            bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
-            for (int p : b.producers) {
-                if (p == static_cast<int>(i)) continue;
-                if (!fifo) {
-                    s = std::max(s, finish[p]);
-                    continue;
-                }
-                auto w = filters[p].windows.find(r);
-                auto c = filters[i].windows.find(r);
-                if (w == filters[p].windows.end() || c == filters[i].windows.end()) continue;
-                // First and last element: written at start[p] + w, read at s + c.
-                s = std::max(s, start[p] + w->second.first - c->second.first);
-                s = std::max(s, start[p] + w->second.second - c->second.second);
+        for_each_producer(graph, i, [&](const std::string &r, int p, bool fifo) {
+            if (!fifo) {
+                s = std::max(s, finish[p]);
+                return;
             }
-        }
+            auto w = filters[p].windows.find(r);
+            auto c = filters[i].windows.find(r);
+            if (w == filters[p].windows.end() || c == filters[i].windows.end()) return;
+            // First and last element: written at start[p] + w, read at s + c.
+            s = std::max(s, start[p] + w->second.first - c->second.first);
+            s = std::max(s, start[p] + w->second.second - c->second.second);
+        });
         start[i] = s;
         finish[i] = s + filters[i].latency;
         t.stalled_latency = std::max(t.stalled_latency, finish[i]);

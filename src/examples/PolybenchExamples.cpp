@@ -16,15 +16,6 @@ namespace {
 
 const Halide::Type f32 = Halide::Float(32);
 
-// The kernel parameters (NI, NJ, ... as PolyBench names them) of dataset `size`.
-std::vector<int> dataset(const std::string &size, std::vector<int> mini, std::vector<int> small,
-                         std::vector<int> medium) {
-    if (size == "mini") return mini;
-    if (size == "small") return small;
-    if (size == "medium") return medium;
-    throw std::logic_error("PolyBench dataset '" + size + "'");
-}
-
 const std::vector<std::string> kSizes = {"medium", "small", "mini"};
 
 // PolyBench's scalars (init_array of gemm, 2mm, gesummv, syrk, syr2k, symm, trmm).
@@ -43,7 +34,7 @@ ExampleDef pb(const std::string &name, const std::string &description,
 
 // C := alpha*A*B + beta*C; C is NI x NJ, A NI x NK, B NK x NJ.
 HalideProgram gemm(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 25, 30}, {60, 70, 80}, {200, 220, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 25, 30}, {60, 70, 80}, {200, 220, 240});
     int ni = n[0], nj = n[1], nk = n[2];
     ImageParam c(f32, 2, "C"), a(f32, 2, "A"), b(f32, 2, "B");
     Var i("i"), j("j");
@@ -56,7 +47,7 @@ HalideProgram gemm(const std::string &size) {
 
 // tmp := alpha*A*B; D := tmp*C + beta*D.
 HalideProgram two_mm(const std::string &size) {
-    std::vector<int> n = dataset(size, {16, 18, 22, 24}, {40, 50, 70, 80}, {180, 190, 210, 220});
+    std::vector<int> n = polybench_dataset(size, {16, 18, 22, 24}, {40, 50, 70, 80}, {180, 190, 210, 220});
     int ni = n[0], nj = n[1], nk = n[2], nl = n[3];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c(f32, 2, "C"), d(f32, 2, "D");
     Var i("i"), j("j");
@@ -73,7 +64,7 @@ HalideProgram two_mm(const std::string &size) {
 
 // E := A*B; F := C*D; G := E*F.
 HalideProgram three_mm(const std::string &size) {
-    std::vector<int> n = dataset(size, {16, 18, 20, 22, 24}, {40, 50, 60, 70, 80}, {180, 190, 200, 210, 220});
+    std::vector<int> n = polybench_dataset(size, {16, 18, 20, 22, 24}, {40, 50, 60, 70, 80}, {180, 190, 200, 210, 220});
     int ni = n[0], nj = n[1], nk = n[2], nl = n[3], nm = n[4];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c(f32, 2, "C"), d(f32, 2, "D");
     Var i("i"), j("j");
@@ -92,7 +83,7 @@ HalideProgram three_mm(const std::string &size) {
 
 // y := A^T (A x); tmp := A x.
 HalideProgram atax(const std::string &size) {
-    std::vector<int> n = dataset(size, {38, 42}, {116, 124}, {390, 410});
+    std::vector<int> n = polybench_dataset(size, {38, 42}, {116, 124}, {390, 410});
     int m = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), x(f32, 1, "x");
     Var i("i"), j("j");
@@ -108,7 +99,7 @@ HalideProgram atax(const std::string &size) {
 // s := A^T r; q := A p, both in one loop nest (PolyBench updates s[j] and q[i] in the same
 // iteration): sq(x, 0) is s, sq(x, 1) is q.
 HalideProgram bicg(const std::string &size) {
-    std::vector<int> n = dataset(size, {38, 42}, {116, 124}, {390, 410});
+    std::vector<int> n = polybench_dataset(size, {38, 42}, {116, 124}, {390, 410});
     int m = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), p(f32, 1, "p"), r(f32, 1, "r");
     Var x("x"), c("c");
@@ -127,7 +118,7 @@ HalideProgram bicg(const std::string &size) {
 // tmp := A x; y := alpha*tmp + beta*(B x), in one loop nest as PolyBench: ty(i, 0) is tmp[i],
 // ty(i, 1) is y[i], which after its last product becomes alpha*tmp[i] + beta*y[i].
 HalideProgram gesummv(const std::string &size) {
-    int nn = dataset(size, {30}, {90}, {250})[0];
+    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), x(f32, 1, "x");
     Var i("i"), c("c");
     RDom r(0, 2, 0, nn, "r");  // r.x: which sum (innermost), r.y: j
@@ -141,7 +132,7 @@ HalideProgram gesummv(const std::string &size) {
 
 // x1 := x1 + A y1; x2 := x2 + A^T y2.
 HalideProgram mvt(const std::string &size) {
-    int nn = dataset(size, {40}, {120}, {400})[0];
+    int nn = polybench_dataset(size, {40}, {120}, {400})[0];
     ImageParam a(f32, 2, "A"), x1(f32, 1, "x1"), x2(f32, 1, "x2"), y1(f32, 1, "y_1"), y2(f32, 1, "y_2");
     Var i("i");
     RDom j(0, nn, "j");
@@ -156,7 +147,7 @@ HalideProgram mvt(const std::string &size) {
 
 // C := alpha*A*A^T + beta*C on the lower triangle (j <= i).
 HalideProgram syrk(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 30}, {60, 80}, {200, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 30}, {60, 80}, {200, 240});
     int m = n[0], nn = n[1];
     ImageParam c(f32, 2, "C"), a(f32, 2, "A");
     Var i("i"), j("j");
@@ -170,7 +161,7 @@ HalideProgram syrk(const std::string &size) {
 
 // C := alpha*A*B^T + alpha*B*A^T + beta*C on the lower triangle.
 HalideProgram syr2k(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 30}, {60, 80}, {200, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 30}, {60, 80}, {200, 240});
     int m = n[0], nn = n[1];
     ImageParam c(f32, 2, "C"), a(f32, 2, "A"), b(f32, 2, "B");
     Var i("i"), j("j");
@@ -185,7 +176,7 @@ HalideProgram syr2k(const std::string &size) {
 // C := alpha*A*B + beta*C with A symmetric (its lower triangle stored), in place as PolyBench:
 // row k of C gets alpha*B[i][j]*A[i][k] from every later row i.
 HalideProgram symm(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 30}, {60, 80}, {200, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 30}, {60, 80}, {200, 240});
     int m = n[0], nn = n[1];
     ImageParam c(f32, 2, "C"), a(f32, 2, "A"), b(f32, 2, "B");
     Var i("i"), j("j");
@@ -206,7 +197,7 @@ HalideProgram symm(const std::string &size) {
 // B := alpha*A^T*B with A unit lower triangular, in place (row i reads the rows below it,
 // not yet updated).
 HalideProgram trmm(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 30}, {60, 80}, {200, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 30}, {60, 80}, {200, 240});
     int m = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B");
     Var i("i"), j("j");
@@ -221,7 +212,7 @@ HalideProgram trmm(const std::string &size) {
 
 // A[r][q][p] := sum_s A[r][q][s] * C4[s][p], through a row buffer sum[p].
 HalideProgram doitgen(const std::string &size) {
-    std::vector<int> n = dataset(size, {8, 10, 12}, {20, 25, 30}, {40, 50, 60});
+    std::vector<int> n = polybench_dataset(size, {8, 10, 12}, {20, 25, 30}, {40, 50, 60});
     int nq = n[0], nr = n[1], np = n[2];
     ImageParam a(f32, 3, "A"), c4(f32, 2, "C4");
     Var p("p"), q("q"), r("r");
@@ -246,7 +237,7 @@ Func column_mean(const ImageParam &data, int n, float float_n) {
 
 // Correlation matrix of the M columns of data (N x M).
 HalideProgram correlation(const std::string &size) {
-    std::vector<int> n = dataset(size, {28, 32}, {80, 100}, {240, 260});
+    std::vector<int> n = polybench_dataset(size, {28, 32}, {80, 100}, {240, 260});
     int m = n[0], nn = n[1];
     const float float_n = static_cast<float>(nn), eps = 0.1f;
     ImageParam data(f32, 2, "data");
@@ -271,7 +262,7 @@ HalideProgram correlation(const std::string &size) {
 
 // Covariance matrix of the M columns of data (N x M).
 HalideProgram covariance(const std::string &size) {
-    std::vector<int> n = dataset(size, {28, 32}, {80, 100}, {240, 260});
+    std::vector<int> n = polybench_dataset(size, {28, 32}, {80, 100}, {240, 260});
     int m = n[0], nn = n[1];
     const float float_n = static_cast<float>(nn);
     ImageParam data(f32, 2, "data");
@@ -289,7 +280,7 @@ HalideProgram covariance(const std::string &size) {
 
 // TSTEPS Jacobi sweeps: B from A, then A from B. ab(x, y, 0) is A, ab(x, y, 1) is B.
 HalideProgram jacobi_2d(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 30}, {40, 90}, {100, 250});
+    std::vector<int> n = polybench_dataset(size, {20, 30}, {40, 90}, {100, 250});
     int tsteps = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B");
     Var x("x"), y("y"), c("c");
@@ -308,7 +299,7 @@ HalideProgram jacobi_2d(const std::string &size) {
 // TSTEPS Gauss-Seidel sweeps in place: each point becomes the mean of its 3x3 neighbourhood,
 // the points before it in the sweep already updated.
 HalideProgram seidel_2d(const std::string &size) {
-    std::vector<int> n = dataset(size, {20, 40}, {40, 120}, {100, 400});
+    std::vector<int> n = polybench_dataset(size, {20, 40}, {40, 120}, {100, 400});
     int tsteps = n[0], nn = n[1];
     ImageParam a(f32, 2, "A");
     Var x("x"), y("y");
@@ -343,6 +334,14 @@ std::vector<ExampleDef> polybench_examples() {
         pb("syrk", "PolyBench syrk: symmetric rank-k update (fp32)", syrk),
         pb("trmm", "PolyBench trmm: B = alpha*A^T*B, A unit lower triangular (fp32)", trmm),
     };
+}
+
+std::vector<int> polybench_dataset(const std::string &size, std::vector<int> mini, std::vector<int> small,
+                                   std::vector<int> medium) {
+    if (size == "mini") return mini;
+    if (size == "small") return small;
+    if (size == "medium") return medium;
+    throw std::logic_error("PolyBench dataset '" + size + "'");
 }
 
 }  // namespace flowhls

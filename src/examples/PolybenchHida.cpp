@@ -16,18 +16,13 @@ namespace {
 
 const Halide::Type f32 = Halide::Float(32);
 
-std::vector<int> sizes(const std::string &size, std::vector<int> mini, std::vector<int> small,
-                       std::vector<int> medium) {
-    return size == "mini" ? mini : size == "small" ? small : medium;
-}
-
 // gesummv (HIDA): j outermost, i split by 10 with the 10 rows unrolled (II 1: no recurrence at
 // distance 1); A and B partitioned on rows, tmp and y cyclic by 10 on i. tmp and y are one
 // output, banked as HIDA's 20 banks: ty(c * 10 + i % 10, i / 10) is tmp[i] (c = 0) or y[i]
 // (c = 1). The corpus's test accumulates into tmp and y as given (ty_in), which the first j
 // reads; every loop is a reduction variable, in HIDA's order.
 HalideProgram gesummv(const std::string &size) {
-    int nn = sizes(size, {30}, {90}, {250})[0];
+    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
     const float alpha = 1.5f, beta = 1.2f;
     ImageParam a(f32, 3, "A"), b(f32, 3, "B"), x(f32, 1, "x"), ty_in(f32, 2, "tmp_y_in");
     Var s("s"), io("io");
@@ -64,7 +59,7 @@ HalideProgram gesummv(const std::string &size) {
 // ScaleHLS's design is the same with 4 values of j per iteration (a chain of four products),
 // pipelined at II 3 and y partitioned by 4: `pair` is the number of j per iteration.
 HalideProgram mvt(const std::string &size, int pair_len = 2, int target_ii = 1) {
-    int nn = sizes(size, {32}, {128}, {400})[0];
+    int nn = polybench_dataset(size, {32}, {128}, {400})[0];
     ImageParam a(f32, 3, "A"), y1(f32, 1, "y_1"), y2(f32, 1, "y_2"), x_in(f32, 2, "x_in");
     Var i("i"), w("w");
     std::vector<Halide::RVar> p_ii;
@@ -111,7 +106,7 @@ HalideProgram mvt(const std::string &size, int pair_len = 2, int target_ii = 1) 
 // partitioned 10 x 10, passed bank by bank: A(jq, iq, (i % 10) * 10 + j % 10); s and q are one
 // output (s, then q from element m on; cyclic 10); the test accumulates into them as given.
 HalideProgram bicg(const std::string &size) {
-    std::vector<int> n = sizes(size, {40, 40}, {120, 130}, {390, 410});
+    std::vector<int> n = polybench_dataset(size, {40, 40}, {120, 130}, {390, 410});
     int m = n[0], nn = n[1];  // A is nn x m
     ImageParam a(f32, 3, "A"), pv(f32, 1, "p"), rv(f32, 1, "r"), sq_in(f32, 1, "sq_in");
     Var x("x");

@@ -8,6 +8,11 @@
 
 namespace flowhls {
 
+/// The kernel parameters (NI, NJ, ... as PolyBench names them) of dataset `size` ("mini",
+/// "small" or "medium"); throws std::logic_error for another.
+std::vector<int> polybench_dataset(const std::string &size, std::vector<int> mini, std::vector<int> small,
+                                   std::vector<int> medium);
+
 /// The named schedules of PolyBench kernel `kernel` ("gemm", "2mm", ...), `baseline` first:
 /// PolyBench's loop nest with Vitis HLS defaults (innermost loops pipelined, arrays on block-RAM
 /// ports, no dataflow), the design of the calibration corpus's polybench/vitis sources.

@@ -16,12 +16,6 @@ namespace {
 
 const Halide::Type f32 = Halide::Float(32);
 
-// The MEDIUM sizes the corpus designs use, or PolyBench's other datasets.
-std::vector<int> sizes(const std::string &size, std::vector<int> mini, std::vector<int> small,
-                       std::vector<int> medium) {
-    return size == "mini" ? mini : size == "small" ? small : medium;
-}
-
 // A Stream-HLS node: a process of the dataflow region, one filter of flowhls's graph. The FIFOs
 // between nodes get the depths the corpus designs give them (whole matrices or vectors).
 Func node(const std::string &name) { return Func(name); }
@@ -44,7 +38,7 @@ void bram_arguments(HalideProgram &p) {
 // the output by node0. opt2 permutes node2's loops to k, j, i (no recurrence at distance 1)
 // and streams column-major.
 HalideProgram gemm(const std::string &size, int opt) {
-    std::vector<int> n = sizes(size, {20, 25, 30}, {60, 70, 80}, {200, 220, 240});
+    std::vector<int> n = polybench_dataset(size, {20, 25, 30}, {60, 70, 80}, {200, 220, 240});
     int ni = n[0], nj = n[1], nk = n[2];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c(f32, 2, "C");
     Var i("i"), j("j");
@@ -71,7 +65,7 @@ HalideProgram gemm(const std::string &size, int opt) {
 // 2mm (Stream-HLS k2mm): tmp = A*B (node3), acc = tmp*C with tmp cached in node2, out = 0.5*acc +
 // 0.1*D (node1), copied out (node0).
 HalideProgram two_mm(const std::string &size, int opt) {
-    std::vector<int> n = sizes(size, {16, 18, 22, 24}, {40, 50, 70, 80}, {180, 190, 210, 220});
+    std::vector<int> n = polybench_dataset(size, {16, 18, 22, 24}, {40, 50, 70, 80}, {180, 190, 210, 220});
     int ni = n[0], nj = n[1], nk = n[2], nl = n[3];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c(f32, 2, "C"), d(f32, 2, "D");
     Var i("i"), j("j"), l("l");
@@ -108,7 +102,7 @@ HalideProgram two_mm(const std::string &size, int opt) {
 // 3mm (Stream-HLS k3mm): E = A*B (node3, streamed), F = C*D (node2: an array in opt1, a stream in
 // opt2), G = E*F (node1, E cached), copied out (node0).
 HalideProgram three_mm(const std::string &size, int opt) {
-    std::vector<int> n = sizes(size, {16, 18, 20, 22, 24}, {40, 50, 60, 70, 80}, {180, 190, 200, 210, 220});
+    std::vector<int> n = polybench_dataset(size, {16, 18, 20, 22, 24}, {40, 50, 60, 70, 80}, {180, 190, 200, 210, 220});
     int ni = n[0], nj = n[1], nk = n[2], nl = n[3], nm = n[4];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c(f32, 2, "C"), d(f32, 2, "D");
     Var i("i"), j("j"), l("l");
@@ -157,7 +151,7 @@ HalideProgram three_mm(const std::string &size, int opt) {
 // storage order (opt2), y = A^T tmp (node1, tmp cached), copied out (node0). The corpus reads A
 // from two processes; flowhls gives each its own port: inputs A and A_copy.
 HalideProgram atax(const std::string &size, int opt) {
-    std::vector<int> n = sizes(size, {38, 42}, {116, 124}, {390, 410});
+    std::vector<int> n = polybench_dataset(size, {38, 42}, {116, 124}, {390, 410});
     int m = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), a2(f32, 2, "A_copy"), x(f32, 1, "x");
     Var i("i"), j("j");
@@ -198,7 +192,7 @@ HalideProgram atax(const std::string &size, int opt) {
 // bicg (Stream-HLS): s = A^T r (node3) and q = A p (node2) in separate processes, each copied
 // out (node1, node0).
 HalideProgram bicg(const std::string &size, int opt) {
-    std::vector<int> n = sizes(size, {38, 42}, {116, 124}, {390, 410});
+    std::vector<int> n = polybench_dataset(size, {38, 42}, {116, 124}, {390, 410});
     int m = n[0], nn = n[1];
     ImageParam a(f32, 2, "A"), a2(f32, 2, "A_copy"), r(f32, 1, "r"), p(f32, 1, "p");
     Var i("i"), j("j");
@@ -227,7 +221,7 @@ HalideProgram bicg(const std::string &size, int opt) {
 // gesummv (Stream-HLS): tmp = A x (node3), yb = B x (node2), y = 1.5*tmp + 1.2*yb (node1),
 // copied out (node0). x is read by two processes: inputs x and x_copy.
 HalideProgram gesummv(const std::string &size, int opt) {
-    int nn = sizes(size, {30}, {90}, {250})[0];
+    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
     ImageParam a(f32, 2, "A"), b(f32, 2, "B"), x(f32, 1, "x"), x2(f32, 1, "x_copy");
     Var i("i");
     RDom j(0, nn, "j");
@@ -257,7 +251,7 @@ HalideProgram gesummv(const std::string &size, int opt) {
 // (opt2), x2 = A_copy^T y2 (node2); each copied out (node1, node0). Stream-HLS starts both sums
 // at 0 (the x1, x2 inputs of PolyBench are not read).
 HalideProgram mvt(const std::string &size, int opt) {
-    int nn = sizes(size, {40}, {120}, {400})[0];
+    int nn = polybench_dataset(size, {40}, {120}, {400})[0];
     ImageParam a(f32, 2, "A"), a2(f32, 2, "A_copy"), y1(f32, 1, "y_1"), y2(f32, 1, "y_2");
     Var i("i"), j("j");
     RDom rj(0, nn, "rj");
