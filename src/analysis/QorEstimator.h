@@ -52,7 +52,7 @@ struct ChannelEstimate {
     /// "scalar" (passed by value), "rom" (constant weights on chip), "stream" (FIFO).
     std::string kind;
     int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
-    int64_t bram18k = 0;
+    int64_t bram18k = 0, uram = 0;
     /// Why the channel is a stream or a buffer (from detect-streams).
     std::string reason;
 };
@@ -62,7 +62,9 @@ struct DesignEstimate {
     std::vector<FilterEstimate> filters;
     std::vector<ChannelEstimate> channels;
     bool dataflow = false;
-    int64_t latency = 0;   ///< cycles from start to the last output
+    int64_t latency = 0;   ///< cycles from start to the last output (Vitis's report rule)
+    /// The latency with the stalls of FIFO consumers waiting for data (the RTL's behaviour).
+    int64_t stalled_latency = 0;
     int64_t interval = 0;  ///< cycles between two inputs
     double throughput = 0.0;  ///< samples per second at the clock
     Resources total;

@@ -1,11 +1,11 @@
 // run_bench: one table of flowhls's own figures, then the published ones.
 #include "driver/Bench.h"
+#include "driver/PublishedFigures.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -18,22 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Csv = std::vector<std::vector<std::string>>;
-
-Csv read_csv(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read published figures '" + path + "' (give --reference DIR)");
-    Csv rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) cells.push_back(cell);
-        if (!cells.empty()) rows.push_back(cells);
-    }
-    return rows;
-}
+using Csv = CsvTable;
 
 // Prints the header and the rows of `csv` whose first cell is in `names` (case-insensitive).
 void published(std::ostream &out, const std::string &title, const Csv &csv, const std::vector<std::string> &names) {
@@ -70,9 +55,9 @@ bool accepted(HlsTarget t, const std::string &schedule) {
 }  // namespace
 
 void run_bench(const BenchOptions &options, std::ostream &out) {
-    Csv unified = read_csv(options.reference_dir + "/unified_buffer.csv");
-    Csv hida = read_csv(options.reference_dir + "/hida_kernels.csv");
-    Csv scalehls = read_csv(options.reference_dir + "/scalehls_kernels.csv");
+    Csv unified = published_table("unified_buffer.csv", options.reference_dir);
+    Csv hida = published_table("hida_kernels.csv", options.reference_dir);
+    Csv scalehls = published_table("scalehls_kernels.csv", options.reference_dir);
 
     char tmpl[] = "/tmp/flowhls-bench-XXXXXX";
     if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory for the benchmark");
@@ -84,8 +69,10 @@ void run_bench(const BenchOptions &options, std::ostream &out) {
         << "compile_s" << std::setw(11) << "latency" << std::setw(11) << "interval" << std::setw(12) << "samples/s"
         << std::setw(6) << "DSP" << std::setw(9) << "BRAM18K" << std::setw(8) << "LUT" << std::setw(8) << "FF" << "\n";
     for (const ExampleInfo &e : list_examples()) {
+        // The PolyBench kernels at their baseline (the corpus schedules: --calibration).
+        bool polybench = e.name.rfind("pb_", 0) == 0;
         for (const std::string &s : e.schedules) {
-            if (!accepted(options.target, s)) continue;
+            if (!accepted(options.target, s) || (polybench && s != e.schedules.front())) continue;
             CompileOptions o;
             o.target = options.target;
             o.device = options.device;

@@ -1,5 +1,6 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
+#include "driver/CompileGraph.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
 #include "analysis/BambuTiming.h"
@@ -130,14 +131,9 @@ std::vector<std::string> pass_names() {
     return names;
 }
 
-CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
+FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &options, const Device &device,
+                          std::vector<std::string> *program_arg_names) {
     std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
-    // Created first: an unwritable destination or unknown device fails before any work.
-    OutputDir out(options.output_dir);
-    Device device = load_device(options.device, options.clock_mhz);
-    // A part PandA-Bambu has no characterization of is refused before any work.
-    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
-
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
     place_weights(lowered, options.weights, device);
@@ -145,9 +141,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
-
-    // Passes rename buffers (legalize-names); the arguments keep their order.
-    const std::vector<std::string> program_arg_names = graph.args;
+    if (program_arg_names) *program_arg_names = graph.args;
 
     log(options, "[3/5] running passes");
     PipelineOptions po;
@@ -162,6 +156,18 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     po.directives.aliases = program.directive_aliases;
     run_pipeline(graph, po);
     if (options.dump_graph) dump << "// ---- final\n" << print_graph(graph);
+    return graph;
+}
+
+CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
+    // Created first: an unwritable destination or unknown device fails before any work.
+    OutputDir out(options.output_dir);
+    Device device = load_device(options.device, options.clock_mhz);
+    // A part PandA-Bambu has no characterization of is refused before any work.
+    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
+    // Passes rename buffers (legalize-names); the arguments keep their order.
+    std::vector<std::string> program_arg_names;
+    FilterGraph graph = compile_graph(program, options, device, &program_arg_names);
 
     log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
     ProjectSettings settings;

@@ -22,10 +22,13 @@ struct Row {
 };
 
 std::vector<Row> rows(const DesignEstimate &e, const Device &d) {
-    return {{"DSP", e.total.dsp, d.capacity.dsp},
-            {"BRAM18K", e.total.bram18k, d.capacity.bram18k},
-            {"LUT", e.total.lut, d.capacity.lut},
-            {"FF", e.total.ff, d.capacity.ff}};
+    std::vector<Row> r = {{"DSP", e.total.dsp, d.capacity.dsp},
+                          {"BRAM18K", e.total.bram18k, d.capacity.bram18k},
+                          {"LUT", e.total.lut, d.capacity.lut},
+                          {"FF", e.total.ff, d.capacity.ff}};
+    // UltraRAM only on the parts that have it.
+    if (d.capacity.uram > 0) r.insert(r.begin() + 2, {"URAM", e.total.uram, d.capacity.uram});
+    return r;
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ ExampleDef brighten_blur() {
     ExampleDef d;
     d.name = "brighten_blur";
     d.description = "brighten (x2) then 2x2 box blur of a 65x65 uint16 image (the unified-buffer paper's example)";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         ImageParam input(Halide::UInt(16), 2, "input");
         Var x("x"), y("y");
         Func brighten("brighten"), blur("blur");
@@ -43,7 +43,7 @@ ExampleDef gaussian() {
     ExampleDef d;
     d.name = "gaussian";
     d.description = "3x3 gaussian blur (1-2-1 kernel, separable) of a 66x66 float image";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
         Func hw_input("hw_input"), blur_x("blur_x"), out("blur_y");
@@ -72,7 +72,7 @@ ExampleDef harris() {
     ExampleDef d;
     d.name = "harris";
     d.description = "Harris corner response (Sobel gradients, 3x3 box sums, det - k*trace^2) of a 68x68 float image";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
         Func in("hw_input"), ix("grad_x"), iy("grad_y"), ixx("grad_xx"), iyy("grad_yy"), ixy("grad_xy");
@@ -112,7 +112,7 @@ ExampleDef unsharp() {
     ExampleDef d;
     d.name = "unsharp";
     d.description = "unsharp mask (5-tap gaussian blur, sharpen by the difference) of a 68x68 float image";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         ImageParam input(Halide::Float(32), 2, "input");
         Var x("x"), y("y");
         Func in("hw_input"), blur_y("blur_y"), blur_x("blur_x"), sharpen("sharpen"), out("sharpened");
@@ -139,7 +139,7 @@ ExampleDef upsample() {
     ExampleDef d;
     d.name = "upsample";
     d.description = "2x nearest-neighbour upsampling (pixel repetition) of a 64x64 uint16 image to 128x128";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         ImageParam input(Halide::UInt(16), 2, "input");
         Var x("x"), y("y");
         Func in("hw_input"), out("upsampled");

@@ -178,15 +178,15 @@ private:
 
 }  // namespace
 
-HalideProgram random_schedule(const ExampleDef &def, uint64_t seed) {
+HalideProgram random_schedule(const ExampleDef &def, uint64_t seed, const std::string &size) {
     MuteStderr mute;
-    HalideProgram root = def.algorithm();
+    HalideProgram root = def.algorithm(size);
     schedule_all_root(root);
     ReferenceData expected = run_reference(root, random_inputs(root, seed));
     Rng rng(seed);
     const int attempts = 64;
     for (int attempt = 0; attempt < attempts; attempt++) {
-        HalideProgram program = def.algorithm();
+        HalideProgram program = def.algorithm(size);
         try {
             RandomScheduler(program, rng).run();
             lower_for_hls(program, HlsTarget::Vitis);

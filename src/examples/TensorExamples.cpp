@@ -22,7 +22,7 @@ ExampleDef gemm() {
     ExampleDef d;
     d.name = "gemm";
     d.description = "PolyBench gemm C = alpha*A*B + beta*C on 32x32 float matrices";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         const int n = 32;
         ImageParam a(Halide::Float(32), 2, "A"), b(Halide::Float(32), 2, "B"), c(Halide::Float(32), 2, "C");
         Var i("i"), j("j");
@@ -84,7 +84,7 @@ ExampleDef two_mm() {
     ExampleDef d;
     d.name = "2mm";
     d.description = "PolyBench 2mm D = alpha*A*B*C + beta*D on 24x24 float matrices";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         const int n = 24;
         ImageParam a(Halide::Float(32), 2, "A"), b(Halide::Float(32), 2, "B"), c(Halide::Float(32), 2, "C"),
             dm(Halide::Float(32), 2, "D");
@@ -113,7 +113,7 @@ ExampleDef conv_relu() {
     ExampleDef d;
     d.name = "conv_relu";
     d.description = "3x3 convolution (4 -> 8 channels, 18x18 float input) + bias + ReLU";
-    d.algorithm = [] {
+    d.algorithm = [](const std::string &) {
         const int w = 16, h = 16, cin = 4, cout = 8;
         ImageParam input(Halide::Float(32), 3, "input"), weights(Halide::Float(32), 4, "weights"),
             bias(Halide::Float(32), 1, "bias");

@@ -6,7 +6,7 @@
 
 namespace flowhls {
 
-/// One embedded file: its path relative to runtime/include and its contents.
+/// One embedded file: its path relative to the embedded directory and its contents.
 struct EmbeddedFile {
     std::string path;
     std::string contents;
@@ -17,5 +17,8 @@ const std::vector<EmbeddedFile> &runtime_support_files();
 
 /// The device library (devices/*.json).
 const std::vector<EmbeddedFile> &device_files();
+
+/// The published figures (bench/reference/**/*.csv; paths relative to bench/reference).
+const std::vector<EmbeddedFile> &reference_files();
 
 }  // namespace flowhls

@@ -157,7 +157,8 @@ bool fork_shared_buffers(FilterGraph &g) {
 
 PassResult legalize_dataflow(FilterGraph &graph) {
     PassResult result;
-    if (graph.filters.size() < 2) return result;
+    // A top function the dataflow directive keeps sequential needs no forks or copies.
+    if (graph.filters.size() < 2 || graph.dataflow_disabled) return result;
     while (merge_producers(graph)) result.changed = true;
     while (separate_read_outputs(graph)) result.changed = true;
     while (fork_shared_buffers(graph)) result.changed = true;

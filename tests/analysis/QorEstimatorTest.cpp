@@ -19,12 +19,21 @@ using test::loop;
 using test::store;
 using test::var;
 
-// C, A, B: 32x32 float arrays (kernel arguments), one filter with `body`.
+// The kernel arguments of `g` on block-RAM ports (ap_memory, as in the ScaleHLS experiments
+// and the Vitis corpus; m_axi ports are timed as external memory).
+void bram_ports(FilterGraph &g) {
+    for (Buffer &b : g.buffers) {
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) b.interface.mode = InterfaceMode::Bram;
+    }
+}
+
+// C, A, B: 32x32 float arrays (kernel arguments on block-RAM ports), one filter with `body`.
 FilterGraph gemm_graph(Stmt body) {
     FilterGraph g;
     g.name = "gemm";
     for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32, 32}, BufferKind::Input, {}, {}});
     g.buffers.push_back(Buffer{"C", Halide::Float(32), {32, 32}, BufferKind::Output, {}, {}});
+    bram_ports(g);
     g.args = {"A", "B", "C"};
     g.filters.push_back(Filter{"gemm", "compute_gemm", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -70,10 +79,12 @@ TEST(DeviceLibrary, UnknownPartOrClockIsAnError) {
     EXPECT_THROW(load_device("xc7z020", 5000), flowhls::Error);
 }
 
-// Calibration 1 (seed 003): k innermost and pipelined, original loop order. Vitis HLS
-// reports II 5 and latency 183,296. Mechanism: the II is set by the recurrence through
-// C[i][j] (same element every k iteration, distance 1): delay = fadd (4) + store (1) = 5.
-// The latency is 32x32 iterations of (beta update + pipeline depth + 5 x 31).
+// Calibration 1 (seed 003): k innermost and pipelined, original loop order. The ScaleHLS paper
+// quotes II 5 and latency 183,296 from Vivado HLS: the recurrence through C[i][j] (same
+// element every k iteration, distance 1), fadd (4) + store (1). Vitis HLS 2023.2, which the
+// model now follows (docs/calibration.md), keeps the read of an ap_memory port in such a
+// recurrence (the corpus's atax accumulates tmp[i] at II 7 = load 2 + fadd 4 + store 1 at
+// 300 MHz): at 100 MHz, load 2 + fadd 4 + store 1 = 7.
 TEST(QorCalibration, GemmOriginalOrderIsRecurrenceBound) {
     Stmt k_loop = loop("k", 32, accumulate());
     Stmt j_body = LetStmt::make("idx", var("i") * 32 + var("j"), Block::make(scale_by_beta(), k_loop));
@@ -82,17 +93,21 @@ TEST(QorCalibration, GemmOriginalOrderIsRecurrenceBound) {
     const LoopEstimate *k = pipelined_loop(f);
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(k->name, "k");
-    EXPECT_EQ(k->ii, 5);
-    EXPECT_EQ(k->ii_recurrence, 5);
-    EXPECT_NE(k->ii_reason.find("recurrence on 'C' (delay 5, distance 1)"), std::string::npos) << k->ii_reason;
-    EXPECT_NEAR(static_cast<double>(f.latency), 183296.0, 0.10 * 183296.0) << f.latency;
-    std::printf("gemm original order: II %d, latency %lld (Vitis HLS: II 5, 183296)\n", k->ii,
+    EXPECT_EQ(k->ii, 7);
+    EXPECT_EQ(k->ii_recurrence, 7);
+    EXPECT_NE(k->ii_reason.find("recurrence on 'C' (delay 7, distance 1)"), std::string::npos) << k->ii_reason;
+    // 32 x 32 calls of the k pipeline: depth + 7 x 31 - 1, its module and call cycles, and the
+    // beta update.
+    EXPECT_NEAR(static_cast<double>(f.latency), 32 * 32 * (7 * 31 + 20), 0.05 * 32 * 32 * (7 * 31 + 20)) << f.latency;
+    std::printf("gemm original order: II %d, latency %lld (Vivado HLS as quoted by ScaleHLS: II 5, 183296)\n", k->ii,
                 static_cast<long long>(f.latency));
 }
 
 // Calibration 2 (seed 003): loops permuted to k, i, j with j pipelined; Vitis flattens the
 // perfect nest and reports II 2 and latency 65,552. Mechanism: the II is set by the memory
-// ports of C (two reads and two writes per iteration on a 1R1W block RAM); the recurrence on
+// ports of C (two writes per iteration on a 1R1W block RAM: the beta update and the
+// accumulation; the accumulation's read of C takes the value the beta update stored in the same
+// iteration, so one read reaches the port); the recurrence on
 // C[i][j] has distance 32 x 32 (the element comes back once per k), so it does not bind.
 TEST(QorCalibration, GemmPermutedOrderIsPortBound) {
     Stmt body = LetStmt::make(
@@ -107,7 +122,7 @@ TEST(QorCalibration, GemmPermutedOrderIsPortBound) {
     EXPECT_EQ(nest->ii, 2);
     EXPECT_EQ(nest->ii_resource, 2);
     EXPECT_EQ(nest->ii_recurrence, 1);
-    EXPECT_NE(nest->ii_reason.find("memory ports of 'C' (2 reads, 2 writes per iteration)"), std::string::npos)
+    EXPECT_NE(nest->ii_reason.find("memory ports of 'C' (1 reads, 2 writes per iteration)"), std::string::npos)
         << nest->ii_reason;
     EXPECT_NEAR(static_cast<double>(f.latency), 65552.0, 0.10 * 65552.0) << f.latency;
     std::printf("gemm permuted: II %d, latency %lld (Vitis HLS: II 2, 65552)\n", nest->ii,
@@ -120,6 +135,7 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -128,7 +144,9 @@ TEST(QorFormula, PipelinedLatencyIsDepthPlusIiTimesTripMinusOne) {
     ASSERT_NE(l, nullptr);
     EXPECT_EQ(l->ii, 1);
     EXPECT_EQ(l->depth, 2 + 3 + 1);  // load, fmul, store
-    EXPECT_EQ(l->latency, l->depth + 1 * 63 + 1);
+    // Vitis's loop latency: depth + II x (trip - 1) - 1; the module around it adds 2 cycles.
+    EXPECT_EQ(l->latency, l->depth + 1 * 63 - 1);
+    EXPECT_EQ(f.latency, l->latency + 2);
     EXPECT_EQ(f.resources.dsp, 3);  // one fmul
 }
 
@@ -137,6 +155,7 @@ TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -186,6 +205,7 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input},
                  Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
     g.args = {"in", "out"};
+    bram_ports(g);
     g.filters.push_back(
         Filter{"out", "compute_out", loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i"))), {}, {}, {}, "", {}});
     recompute_edges(g);
@@ -195,7 +215,7 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     ASSERT_NE(pipelined_loop(f), nullptr);
     EXPECT_EQ(pipelined_loop(f)->ii, 3);
     EXPECT_EQ(pipelined_loop(f)->ii_reason, "target II");
-    EXPECT_EQ(pipelined_loop(f)->latency, 6 + 3 * 63 + 1);
+    EXPECT_EQ(pipelined_loop(f)->latency, 6 + 3 * 63 - 1);
     // A filter with directives, none on this loop: sequential, as with pipeline_innermost off.
     g.filters[0].directives.clear();
     g.filters[0].directives["elsewhere"] = pipeline(1);
@@ -204,8 +224,9 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     EXPECT_EQ(f.latency, 64 * (6 + 1) + 1);
 }
 
-// j pipelined and unrolled by 4 in HLS: 8192 iterations, each reading C 8 times (4 copies of
-// the beta update and of the accumulation), B at 4 offsets and A once (the same element).
+// j pipelined and unrolled by 4 in HLS: 8192 iterations, each writing C 8 times (4 copies of
+// the beta update and of the accumulation) and reading it 4 times (the accumulations take the
+// values the beta updates stored), B at 4 offsets and A once (the same element).
 TEST(QorDirectives, UnrollWithoutPartitionIsPortBound) {
     Device d = load_device("xc7z020", 100);
     FilterGraph g = permuted_gemm();
@@ -215,16 +236,16 @@ TEST(QorDirectives, UnrollWithoutPartitionIsPortBound) {
     ASSERT_NE(nest, nullptr);
     EXPECT_EQ(nest->trip, 32 * 32 * 8);
     EXPECT_EQ(nest->ii, 8);
-    EXPECT_EQ(nest->ii_reason, "memory ports of 'C' (8 reads, 8 writes per iteration)");
+    EXPECT_EQ(nest->ii_reason, "memory ports of 'C' (4 reads, 8 writes per iteration)");
     // Operators are replicated: 4 fmul of the products per iteration (plus the beta ones).
     EXPECT_EQ(f.operations["fmul"], 4 * 3);
-    // Two banks: 4 reads per bank.
+    // Two banks: 2 reads and 4 writes per bank.
     g.buffer("C").partition = cyclic(2);
     g.buffer("B").partition = cyclic(2);
     nest = pipelined_loop(f = estimate_filter(g, g.filters[0], d, QorOptions()));
     ASSERT_NE(nest, nullptr);
     EXPECT_EQ(nest->ii, 4);
-    EXPECT_EQ(nest->ii_reason, "memory ports of 'C' (4 reads, 4 writes per iteration on the busiest of 2 cyclic banks)");
+    EXPECT_EQ(nest->ii_reason, "memory ports of 'C' (2 reads, 4 writes per iteration on the busiest of 2 cyclic banks)");
 }
 
 TEST(QorDirectives, PartitionedUnrolledGemmHasFewerCycles) {
@@ -262,7 +283,8 @@ TEST(QorDirectives, PartitionedArraysTakeBlockRamPerBankOrRegisters) {
     g.filters[0].locals[1].partition = ArrayPartition();
     FilterEstimate plain = estimate_filter(g, g.filters[0], d, QorOptions());
     EXPECT_EQ(plain.resources.bram18k, 4 + 1);
-    EXPECT_EQ(e.resources.ff - plain.resources.ff, 64 * 32);
+    // 64 registers of 32 bits instead of a RAM and its address and enable logic.
+    EXPECT_EQ(e.resources.ff - plain.resources.ff, 64 * 32 - d.control_cost("local_ram").ff);
 }
 
 TEST(QorDirectives, CompletePartitionHasNoPortLimit) {

@@ -115,14 +115,37 @@ TEST(Cli, HtmlReportIsSelfContainedWithTheGraph) {
 
 TEST(Cli, BenchPrintsOwnAndPublishedFigures) {
     std::string out;
-    ASSERT_EQ(test::run_flowhls(std::string("bench --reference ") + FLOWHLS_SOURCE_DIR + "/bench/reference", &out), 0)
-        << out;
+    // The published figures are built in: bench runs from any directory.
+    ASSERT_EQ(test::run_flowhls("bench", &out), 0) << out;
     for (const char *name : {"brighten_blur", "gaussian", "harris", "unsharp", "upsample", "gemm", "2mm", "conv_relu"}) {
         EXPECT_NE(out.find(std::string("\n") + name + " "), std::string::npos) << name;
     }
     EXPECT_NE(out.find("PUBLISHED figures of other systems"), std::string::npos);
     EXPECT_NE(out.find("gaussian  27159"), std::string::npos) << out;
     EXPECT_EQ(test::run_flowhls("bench --reference /nonexistent", &out), 2) << out;
+    ASSERT_EQ(test::run_flowhls(std::string("bench --reference ") + FLOWHLS_SOURCE_DIR + "/bench/reference", &out), 0)
+        << out;
+}
+
+TEST(Cli, BenchCalibrationComparesWithVitis) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("bench --calibration --design polybench/vitis/default/gemm", &out), 0) << out;
+    EXPECT_NE(out.find("polybench/vitis/default/gemm  (pb_gemm baseline, medium)"), std::string::npos) << out;
+    EXPECT_NE(out.find("latency 10610602 / "), std::string::npos) << out;  // Vitis's csynth figure
+    EXPECT_NE(out.find("VITIS_LOOP_30_1 = "), std::string::npos) << out;
+    EXPECT_NE(out.find("\nlatency          1 "), std::string::npos) << out;
+    test::TempDir dir;
+    std::string md = dir / "cal.md";
+    {
+        std::ofstream f(md);
+        f << "# title\n<!-- calibration:begin -->\nold\n<!-- calibration:end -->\ntail\n";
+    }
+    ASSERT_EQ(test::run_flowhls("bench --calibration --design vitis/default/gemm --markdown " + md, &out), 0) << out;
+    std::string text = test::read_file(md);
+    EXPECT_EQ(text.find("old"), std::string::npos) << text;
+    EXPECT_NE(text.find("| polybench/vitis/default/gemm | pb_gemm baseline |"), std::string::npos) << text;
+    EXPECT_EQ(text.rfind("tail\n"), text.size() - 5) << text;
+    EXPECT_EQ(test::run_flowhls("bench --markdown " + md, &out), 2) << out;
 }
 
 TEST(Cli, UnknownExample) {
@@ -134,6 +157,20 @@ TEST(Cli, UnknownSchedule) {
     test::TempDir dir;
     expect_clean_failure("compile -e gemm -s fastest -o " + (dir / "out"), "example 'gemm' has no schedule 'fastest'",
                          dir);
+}
+
+TEST(Cli, ProblemSizes) {
+    test::TempDir dir;
+    expect_clean_failure("compile -e pb_gemm --size huge -o " + (dir / "out"),
+                         "example 'pb_gemm' has no size 'huge' (sizes: medium, small, mini)", dir);
+    expect_clean_failure("compile -e gemm --size mini -o " + (dir / "out"), "example 'gemm' has one fixed size", dir);
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_NE(test::read_file(dir / "atax/kernel.cpp").find("float A[1596]"), std::string::npos);  // 38 x 42
+    ASSERT_EQ(test::run_flowhls("examples", &out), 0);
+    EXPECT_NE(out.find("pb_atax  schedules: baseline"), std::string::npos) << out;
+    EXPECT_NE(out.find("sizes: medium,small,mini"), std::string::npos) << out;
 }
 
 TEST(Cli, UnsupportedScheduleDirective) {

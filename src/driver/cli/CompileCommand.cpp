@@ -19,7 +19,7 @@ namespace flowhls::cli {
 namespace {
 
 struct CompileArgs {
-    std::string example, schedule, output, target = "vitis", model, generator, kernel_name;
+    std::string example, schedule, size, output, target = "vitis", model, generator, kernel_name;
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
     std::string test_data, weights = "auto", directives;
     double atol = 1e-5, rtol = 1e-4;
@@ -51,8 +51,8 @@ struct Named {
 
 Named model_program(const CompileArgs &a) {
     if (!a.example.empty() || !a.generator.empty()) throw Error("give a model file, --example or --generator, not several");
-    if (!a.schedule.empty() || !a.params.empty() || !a.plugins.empty()) {
-        throw Error("--schedule, --param and --plugin do not apply to models");
+    if (!a.schedule.empty() || !a.size.empty() || !a.params.empty() || !a.plugins.empty()) {
+        throw Error("--schedule, --size, --param and --plugin do not apply to models");
     }
     OnnxImportOptions o;
     for (const std::string &s : a.shapes) {
@@ -76,7 +76,9 @@ Named model_program(const CompileArgs &a) {
 }
 
 Named generator_program(const CompileArgs &a) {
-    if (!a.schedule.empty()) throw Error("--schedule applies to examples; a generator schedules itself");
+    if (!a.schedule.empty() || !a.size.empty()) {
+        throw Error("--schedule and --size apply to examples; a generator takes --shape and --param");
+    }
     GeneratorRequest r;
     r.plugins = a.plugins;
     r.generator = a.generator;
@@ -93,7 +95,7 @@ Named example_program(const CompileArgs &a) {
     if (!a.shapes.empty() || !a.params.empty() || !a.plugins.empty()) {
         throw Error("--shape, --param and --plugin apply to --generator, not to examples");
     }
-    HalideProgram program = build_example(a.example, a.schedule);
+    HalideProgram program = build_example(a.example, a.schedule, a.size);
     std::string schedule = a.schedule;
     for (const ExampleInfo &e : list_examples()) {
         if (schedule.empty() && e.name == a.example) schedule = e.schedules.front();
@@ -196,6 +198,8 @@ int run_compile(const CompileArgs &a) {
 void add_program_options(CLI::App *c, CompileArgs &a) {
     c->add_option("model", a.model, "ONNX model file (.onnx) to compile");
     c->add_option("-e,--example", a.example, "bundled example to compile (see 'flowhls examples')");
+    c->add_option("--size", a.size, "problem size of an example with several (PolyBench: medium, small, mini)")
+        ->check(non_empty());
     c->add_option("-g,--generator", a.generator, "registered Halide Generator to compile");
     c->add_option("--plugin", a.plugins, "shared library with Halide Generators to load (repeatable)")
         ->allow_extra_args(false);

@@ -16,7 +16,10 @@ Command examples_command(CLI::App &app) {
                 for (const ExampleInfo &e : list_examples()) {
                     std::string schedules;
                     for (const std::string &s : e.schedules) schedules += (schedules.empty() ? "" : ",") + s;
-                    std::cout << e.name << "  schedules: " << schedules << ",random:SEED  " << e.description << "\n";
+                    std::string sizes;
+                    for (const std::string &z : e.sizes) sizes += (sizes.empty() ? "  sizes: " : ",") + z;
+                    std::cout << e.name << "  schedules: " << schedules << ",random:SEED" << sizes << "  "
+                              << e.description << "\n";
                 }
                 return 0;
             }};

@@ -2,12 +2,16 @@
 // conformance (the ONNX backend test cases).
 #include "driver/BambuBench.h"
 #include "driver/Bench.h"
+#include "driver/Calibration.h"
 #include "driver/Conformance.h"
 #include "driver/cli/Command.h"
 #include "flowhls/Compiler.h"
+#include "flowhls/Error.h"
 
 #include <iostream>
 #include <memory>
+
+#include <unistd.h>
 
 namespace flowhls::cli {
 
@@ -15,12 +19,23 @@ Command bench_command(CLI::App &app) {
     struct Args {
         BenchOptions options;
         std::string target = "vitis";
+        bool calibration = false;
+        std::vector<std::string> designs;
+        std::string markdown;
         bool bambu = false;
     };
     auto a = std::make_shared<Args>();
     CLI::App *sub =
         app.add_subcommand("bench", "compile every bundled example; print compile time and QoR beside published figures");
-    sub->add_option("--reference", a->options.reference_dir, "directory of the published figures")->capture_default_str();
+    sub->add_option("--reference", a->options.reference_dir,
+                    "read the published figures from this directory instead of the copy built into flowhls");
+    sub->add_flag("--calibration", a->calibration,
+                  "estimate the reproduced designs of the Vitis HLS 2023.2 corpus beside what Vitis reported");
+    sub->add_option("--design", a->designs, "with --calibration: only designs whose name contains this (repeatable)")
+        ->allow_extra_args(false);
+    sub->add_option("--markdown", a->markdown,
+                    "with --calibration: also write the table into this Markdown file (between its calibration markers)")
+        ->check(non_empty());
     sub->add_option("--device", a->options.device, "FPGA part")->capture_default_str();
     sub->add_option("--clock", a->options.clock_mhz, "clock frequency in MHz")
         ->check(number_in(1.0, 10000.0))
@@ -38,6 +53,19 @@ Command bench_command(CLI::App &app) {
                     return 0;
                 }
                 a->options.target = parse_hls_target(a->target);
+                if (a->calibration) {
+                    CalibrationOptions co;
+                    co.reference_dir = a->options.reference_dir;
+                    co.designs = a->designs;
+                    co.progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+                    std::vector<DesignCalibration> results = calibrate(co);
+                    print_calibration(results, std::cout);
+                    if (!a->markdown.empty()) update_markdown(a->markdown, calibration_markdown(results));
+                    return 0;
+                }
+                if (!a->designs.empty() || !a->markdown.empty()) {
+                    throw Error("--design and --markdown apply to bench --calibration");
+                }
                 run_bench(a->options, std::cout);
                 return 0;
             }};

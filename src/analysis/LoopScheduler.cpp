@@ -1,0 +1,661 @@
+// schedule_filter: a schedule-based model of how Vitis HLS pipelines and sequences loop nests.
+#include "analysis/LoopScheduler.h"
+#include "ir/IRQueries.h"
+#include "analysis/MemoryBanks.h"
+#include "analysis/OperatorModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Vitis HLS extracts each pipelined loop of a function with other code into a module: its
+// FSM adds two cycles around the loop, and a sequential loop spends one cycle per iteration
+// on its own control plus two per module it calls.
+constexpr int64_t kModuleCycles = 2;
+constexpr int64_t kCallCycles = 2;
+constexpr int64_t kLoopIterationCycles = 1;
+
+// A scheduled access: when it completes, and its index with lets substituted.
+struct Access {
+    const Load *load = nullptr;
+    const Store *store = nullptr;
+    int64_t finish = 0;
+    Expr index;
+};
+
+bool contains_loop(const Stmt &s) {
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const For *) override { found = true; }
+    } f;
+    s.accept(&f);
+    return f.found;
+}
+
+bool depends_on(const Expr &e, const std::string &var) { return referenced_variables(e).count(var) > 0; }
+
+// What the tool's constant folding and dead-code elimination leave of `s`: a select with a
+// constant condition (an unrolled copy's) is the value it takes, and lets nothing uses go.
+Stmt fold_constant_selects(const Stmt &s) {
+    class Fold : public IRMutator {
+        using IRMutator::visit;
+        Expr visit(const Select *op) override {
+            if (is_const(op->condition)) {
+                return mutate(is_const_one(op->condition) ? op->true_value : op->false_value);
+            }
+            return IRMutator::visit(op);
+        }
+        Stmt visit(const LetStmt *op) override {
+            Stmt body = mutate(op->body);
+            if (!referenced_variables(body).count(op->name)) return body;
+            Expr value = mutate(op->value);
+            if (value.same_as(op->value) && body.same_as(op->body)) return op;
+            return LetStmt::make(op->name, value, body);
+        }
+    } fold;
+    return fold.mutate(s);
+}
+
+// The pipelined body of a perfect nest rooted at `op`: outer loops whose bodies hold only
+// index LetStmts (no loads) and one loop.
+struct Nest {
+    std::vector<const For *> loops;  // outermost first
+    std::vector<std::pair<std::string, Expr>> lets;
+    Stmt body;
+};
+
+Nest perfect_nest(const For *op, bool flatten) {
+    Nest n;
+    n.loops.push_back(op);
+    Stmt body = op->body;
+    while (flatten) {
+        std::vector<std::pair<std::string, Expr>> lets;
+        Stmt s = body;
+        while (const LetStmt *l = s.as<LetStmt>()) {
+            if (!buffer_accesses(l->value).loads.empty()) break;
+            lets.emplace_back(l->name, l->value);
+            s = l->body;
+        }
+        const For *inner = s.as<For>();
+        if (!inner || !inner->extent.as<IntImm>()) break;
+        n.loops.push_back(inner);
+        n.lets.insert(n.lets.end(), lets.begin(), lets.end());
+        body = inner->body;
+    }
+    n.body = body;
+    return n;
+}
+
+class Scheduler {
+public:
+    Scheduler(const Device &device, const FilterContext &context, const QorOptions &options)
+        : device(device), context(context), options(options) {}
+
+    // Latency of a statement executed once (loops run with their own estimates); pipelined
+    // loops directly in it are counted in `calls`.
+    int64_t run(const Stmt &s, std::vector<LoopEstimate> *loops);
+
+    std::vector<Access> accesses;
+    std::map<std::string, int> operations;
+    std::map<std::string, int64_t> executed;
+    std::vector<UnitDemand> regions;
+    int64_t index_multipliers = 0;
+    int64_t multiplier = 1;
+    int calls = 0;             // pipelined loops (modules) called directly by the statement run
+    // When set (the function's own scheduler), the windows of its top-level loops per buffer.
+    std::map<std::string, std::pair<int64_t, int64_t>> *windows = nullptr;
+    int64_t last_depth = 0;    // depth of the last pipelined loop scheduled
+
+    // With `source` set, times are path lengths from that load (recurrence delays, with the
+    // operators' recurrence latencies; other values are off the path: -1).
+    const Load *source = nullptr;
+    // On such a path through a flattened nest: the loops (name -> last value) whose last
+    // iteration moves the recurrence to another element (its index depends on an outer loop),
+    // so a select taken only then is not part of the recurrence.
+    std::map<std::string, int64_t> last_iterations;
+    std::map<std::string, Expr> lets;
+
+private:
+    const Device &device;
+    const FilterContext &context;
+    const QorOptions &options;
+    std::map<std::string, int64_t> ready;
+    int64_t seq = 0;   // when the last sequential construct finished
+    int64_t done = 0;  // latest completion so far
+
+    int op_latency(const std::string &op) const {
+        if (op.empty()) return 0;
+        const OperatorCost &c = device.op(op);
+        return source ? c.recurrence_latency : c.latency;
+    }
+    // Cycles of a load / store of an array of kind `k`.
+    int read_latency(MemoryKind k) const;
+    int write_latency(MemoryKind k) const;
+    // On a recurrence path: whether the memory forwards a stored value to a later load of the
+    // same element (arrays on chip), so the load and store take no time on the path.
+    bool forwards(MemoryKind k) const { return k == MemoryKind::Register || k == MemoryKind::LocalRam; }
+
+    int64_t expr_time(const Expr &e);
+    // Whether `cond` holds only in the last iteration of a loop of last_iterations (it is, or
+    // is a conjunction with, `v == last`).
+    bool in_last_iteration(const Expr &cond) const {
+        if (const And *a = cond.as<And>()) return in_last_iteration(a->a) || in_last_iteration(a->b);
+        const EQ *eq = cond.as<EQ>();
+        if (!eq) return false;
+        const Variable *v = eq->a.as<Variable>();
+        const IntImm *c = eq->b.as<IntImm>();
+        if (!v || !c) return false;
+        auto it = last_iterations.find(v->name);
+        return it != last_iterations.end() && it->second == c->value;
+    }
+    Expr resolved(const Expr &e) const {
+        Expr r = e;
+        for (int i = 0; i < 8; i++) {
+            Expr next = substitute(lets, r);
+            if (equal(next, r)) break;
+            r = next;
+        }
+        return simplify(r);
+    }
+    void straight(const Stmt &s, std::vector<LoopEstimate> *loops);
+    int64_t loop(const For *op, std::vector<LoopEstimate> *loops);
+    int64_t pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops);
+    int axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
+                  std::string *reason) const;
+    void merge(const Scheduler &sub) {
+        for (const auto &kv : sub.operations) operations[kv.first] += kv.second;
+        for (const auto &kv : sub.executed) executed[kv.first] += kv.second;
+        regions.insert(regions.end(), sub.regions.begin(), sub.regions.end());
+        index_multipliers += sub.index_multipliers;
+    }
+};
+
+// Cycles from an m_axi read request to its data: the part's off-chip read latency at the clock.
+int axi_read_cycles(const Device &device) {
+    if (device.offchip_read_latency_ns <= 0) return device.op("axi_read").latency;
+    return static_cast<int>(std::ceil(device.offchip_read_latency_ns * device.clock_mhz / 1000.0));
+}
+
+// Reads an m_axi adapter keeps in flight (Vitis's num_read_outstanding default).
+constexpr int kAxiOutstanding = 16;
+
+int Scheduler::read_latency(MemoryKind k) const {
+    switch (k) {
+    case MemoryKind::Register: return 0;
+    case MemoryKind::Fifo: return device.op("fifo_read").latency;
+    case MemoryKind::Axi: return axi_read_cycles(device);
+    case MemoryKind::LocalRam:
+    case MemoryKind::Port: return device.op("load").latency;
+    }
+    return 0;
+}
+
+// The II an m_axi array's accesses allow: reads whose address does not step by one element per
+// iteration of the innermost loop are not bursts, and only kAxiOutstanding of them fit in the
+// read latency; and the bytes of one iteration must pass the off-chip channel of the port
+// (one channel per bundle: the part's bandwidth over its channels).
+int Scheduler::axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
+                         std::string *reason) const {
+    int ii = 1;
+    int64_t reads = 0, bytes = 0;
+    bool bursts = true;
+    for (const ArrayAccess &a : accesses) {
+        bytes += array.bits / 8;
+        if (a.store) continue;
+        reads++;
+        Expr step = simplify(substitute(inner, Variable::make(Halide::Int(32), inner) + 1, a.index) - a.index);
+        const IntImm *s = step.as<IntImm>();
+        if (!s || (s->value != 1 && s->value != 0)) bursts = false;
+    }
+    if (!bursts && reads > 0) {
+        int lat = axi_read_cycles(device);
+        int bound = static_cast<int>(ceil_div(reads * lat, kAxiOutstanding));
+        if (bound > ii) {
+            ii = bound;
+            *reason = std::to_string(reads) + (reads == 1 ? " read" : " reads") + " per iteration without bursts, " + std::to_string(kAxiOutstanding) +
+                      " outstanding over a " + std::to_string(lat) + "-cycle read latency";
+        }
+    }
+    if (device.offchip_bandwidth_gbps > 0) {
+        double per_cycle = device.offchip_bandwidth_gbps / std::max(1, device.offchip_channels) * 1000.0 /
+                           device.clock_mhz;
+        int bound = static_cast<int>(std::ceil(static_cast<double>(bytes) / per_cycle - 1e-9));
+        if (bound > ii) {
+            ii = bound;
+            *reason = std::to_string(bytes) + " bytes per iteration over a " + device.offchip_kind + " channel of " +
+                      std::to_string(static_cast<int>(per_cycle)) + " bytes per cycle";
+        }
+    }
+    return ii;
+}
+
+int Scheduler::write_latency(MemoryKind k) const {
+    switch (k) {
+    case MemoryKind::Register: return 0;
+    case MemoryKind::Fifo: return device.op("fifo_write").latency;
+    case MemoryKind::Axi: return device.op("axi_write").latency;
+    case MemoryKind::LocalRam:
+    case MemoryKind::Port: return device.op("store").latency;
+    }
+    return 0;
+}
+
+int64_t Scheduler::expr_time(const Expr &e) {
+    bool on_path_mode = source != nullptr;
+    if (const Variable *v = e.as<Variable>()) {
+        auto it = ready.find(v->name);
+        if (it != ready.end()) return it->second;
+        return on_path_mode ? -1 : seq;
+    }
+    if (is_const(e)) return on_path_mode ? -1 : seq;
+    if (const Load *l = e.as<Load>()) {
+        int64_t t = expr_time(l->index);
+        MemoryKind kind = context.kind_of(l->name);
+        bool counted = kind != MemoryKind::Register;
+        operations["load"] += counted ? 1 : 0;
+        executed["load"] += counted ? multiplier : 0;
+        int64_t finish;
+        if (on_path_mode) {
+            if (l == source) {
+                finish = forwards(kind) ? 0 : read_latency(kind);
+            } else {
+                finish = t < 0 ? -1 : t + read_latency(kind);
+            }
+        } else {
+            finish = std::max(t, seq) + read_latency(kind);
+        }
+        accesses.push_back({l, nullptr, finish, resolved(l->index)});
+        return finish;
+    }
+    // Children of the node.
+    class Children : public IRMutator {
+    public:
+        std::vector<Expr> out;
+        const IRNode *root;
+        explicit Children(const IRNode *r) : root(r) {}
+        using IRMutator::mutate;
+        Expr mutate(const Expr &e) override {
+            if (e.get() == root) return IRMutator::mutate(e);
+            out.push_back(e);
+            return e;
+        }
+    } kids(e.get());
+    kids.mutate(e);
+    if (const Select *sel = e.as<Select>()) {
+        // A constant condition (an unrolled copy's) is a wire to one value.
+        Expr cond = resolved(sel->condition);
+        if (is_const(cond)) return expr_time(is_const_one(cond) ? sel->true_value : sel->false_value);
+        if (on_path_mode && in_last_iteration(cond)) return expr_time(sel->false_value);
+    }
+    int64_t start = on_path_mode ? -1 : seq;
+    for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
+    std::string op = operator_of(e);
+    if (!op.empty()) {
+        operations[op]++;
+        executed[op] += multiplier;
+    }
+    if (on_path_mode && start < 0) return -1;
+    return start + op_latency(op);
+}
+
+void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
+    if (!s.defined()) return;
+    if (const Block *b = s.as<Block>()) {
+        straight(b->first, loops);
+        straight(b->rest, loops);
+    } else if (const LetStmt *l = s.as<LetStmt>()) {
+        int64_t t = expr_time(l->value);
+        ready[l->name] = t;
+        lets[l->name] = l->value;
+        done = std::max(done, t);
+        straight(l->body, loops);
+    } else if (const Store *st = s.as<Store>()) {
+        int64_t t = std::max(expr_time(st->value), expr_time(st->index));
+        MemoryKind kind = context.kind_of(st->name);
+        if (kind != MemoryKind::Register) {
+            operations["store"]++;
+            executed["store"] += multiplier;
+        }
+        int64_t finish;
+        if (source) {
+            finish = t < 0 ? -1 : t + (forwards(kind) ? 0 : write_latency(kind));
+        } else {
+            finish = t + write_latency(kind);
+        }
+        accesses.push_back({nullptr, st, finish, resolved(st->index)});
+        done = std::max(done, finish);
+    } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+        straight(pc->body, loops);
+    } else if (const Evaluate *ev = s.as<Evaluate>()) {
+        done = std::max(done, expr_time(ev->value));
+    } else if (const For *f = s.as<For>()) {
+        int64_t start = std::max(seq, done);
+        seq = start + loop(f, loops);
+        done = seq;
+        if (windows) {
+            BufferAccesses acc = buffer_accesses(Stmt(f));
+            for (const std::set<std::string> *names : {&acc.loads, &acc.stores}) {
+                for (const std::string &n : *names) {
+                    auto it = windows->find(n);
+                    if (it == windows->end()) {
+                        (*windows)[n] = {start, seq};
+                    } else {
+                        it->second.first = std::min(it->second.first, start);
+                        it->second.second = std::max(it->second.second, seq);
+                    }
+                }
+            }
+        }
+    } else if (const IfThenElse *i = s.as<IfThenElse>()) {
+        int64_t cond = expr_time(i->condition);
+        int64_t start = std::max({seq, done, cond});
+        // Both branches are scheduled (the tool if-converts them in pipelines); their memory
+        // accesses and operators count.
+        int64_t branch = 0;
+        for (const Stmt &c : {i->then_case, i->else_case}) {
+            if (!c.defined()) continue;
+            Scheduler sub(*this);
+            sub.windows = nullptr;
+            sub.accesses.clear();
+            sub.operations.clear();
+            sub.executed.clear();
+            sub.regions.clear();
+            sub.index_multipliers = 0;
+            sub.calls = 0;
+            branch = std::max(branch, sub.run(c, loops));
+            accesses.insert(accesses.end(), sub.accesses.begin(), sub.accesses.end());
+            merge(sub);
+            calls += sub.calls;
+        }
+        seq = start + branch;
+        done = seq;
+    } else if (const Allocate *a = s.as<Allocate>()) {
+        straight(a->body, loops);
+    }
+}
+
+int64_t Scheduler::run(const Stmt &s, std::vector<LoopEstimate> *loops) {
+    seq = 0;
+    done = 0;
+    ready.clear();
+    straight(s, loops);
+    return std::max(seq, done);
+}
+
+// Integer products of the innermost variable of a flattened nest by a constant that is not a
+// power of two (the row address of an array walked down its columns): the pipeline recomputes
+// them every iteration with a DSP multiplier. Products of outer variables change only when
+// the inner loops wrap, and the tool updates them by addition.
+int64_t count_index_multipliers(const Nest &nest, const Stmt &body) {
+    if (nest.loops.size() < 2) return 0;
+    std::set<std::string> outer = {nest.loops.back()->name};
+    class Find : public IRVisitor {
+    public:
+        explicit Find(const std::set<std::string> &outer) : outer(outer) {}
+        std::vector<Expr> found;
+
+    private:
+        const std::set<std::string> &outer;
+        using IRVisitor::visit;
+        void visit(const Mul *op) override {
+            Expr e(op);
+            if (is_constant_index_product(e)) {
+                for (const std::string &v : referenced_variables(e)) {
+                    if (outer.count(v)) {
+                        bool seen = false;
+                        for (const Expr &f : found) seen |= equal(f, e);
+                        if (!seen) found.push_back(e);
+                        break;
+                    }
+                }
+            }
+            IRVisitor::visit(op);
+        }
+    } find(outer);
+    body.accept(&find);
+    return static_cast<int64_t>(find.found.size());
+}
+
+int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops) {
+    LoopEstimate est;
+    est.name = op->name;
+    int64_t total = 1;
+    std::vector<int64_t> trips;
+    for (const For *f : nest.loops) {
+        const IntImm *e = f->extent.as<IntImm>();
+        trips.push_back(e ? e->value : 1);
+        total *= trips.back();
+    }
+    Stmt body = nest.body;
+    for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    body = fold_constant_selects(body);
+    Scheduler sched(device, context, options);
+    sched.lets = lets;
+    sched.multiplier = multiplier * total;
+    // One cycle per flattened level to step the nest's counters and select the indices.
+    est.depth = static_cast<int>(sched.run(body, nullptr)) + static_cast<int>(nest.loops.size()) - 1;
+    for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
+    for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
+    // Memory ports: loads and stores per bank of each array and iteration.
+    // A load of an element an earlier store of the same iteration wrote takes the stored value
+    // (the tool forwards it) and no port.
+    std::map<std::string, std::vector<ArrayAccess>> per_array;
+    for (size_t n = 0; n < sched.accesses.size(); n++) {
+        const Access &a = sched.accesses[n];
+        const std::string &name = a.load ? a.load->name : a.store->name;
+        if (context.kind_of(name) == MemoryKind::Register) continue;
+        bool forwarded = false;
+        for (size_t m = 0; a.load && m < n && !forwarded; m++) {
+            const Access &w = sched.accesses[m];
+            forwarded = w.store && w.store->name == name && equal(w.index, a.index);
+        }
+        if (!forwarded) per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index});
+    }
+    Scope<Interval> ranges;
+    for (const For *f : nest.loops) {
+        Expr min = resolved(f->min);
+        ranges.push(f->name, Interval(min, simplify(min + resolved(f->extent) - 1)));
+    }
+    est.ii_resource = 1;
+    std::string port_reason;
+    for (const auto &kv : per_array) {
+        auto info = context.arrays.find(kv.first);
+        ArrayInfo array = info == context.arrays.end() ? ArrayInfo() : info->second;
+        PortDemand d = port_demand(kv.second, array.partition, array.size, &ranges);
+        int ii = static_cast<int>(
+            std::max(ceil_div(d.reads, device.read_ports), ceil_div(d.writes, device.write_ports)));
+        if (ii > est.ii_resource) {
+            est.ii_resource = ii;
+            const ArrayPartition &p = array.partition;
+            std::string banks = p.enabled ? " on the busiest of " + std::to_string(p.factor) + " " +
+                                                (p.kind == PartitionKind::Cyclic ? "cyclic" : "block") + " banks"
+                                          : "";
+            port_reason = "memory ports of '" + kv.first + "' (" + std::to_string(d.reads) + " reads, " +
+                          std::to_string(d.writes) + " writes per iteration" + banks + ")";
+        }
+        if (array.kind == MemoryKind::Axi) {
+            std::string reason;
+            int axi = axi_bound(kv.second, array, nest.loops.back()->name, &reason);
+            if (axi > est.ii_resource) {
+                est.ii_resource = axi;
+                port_reason = "m_axi port of '" + kv.first + "' (" + reason + ")";
+            }
+        }
+    }
+    // Recurrences: a store whose value depends on a load of the same element in an earlier
+    // iteration: ceil(delay / distance), the delay measured with the operators' recurrence
+    // latencies and the memory's forwarding (docs/qor.md).
+    est.ii_recurrence = 1;
+    std::string rec_reason;
+    bool rec_forwarded = false;
+    for (const Access &l : sched.accesses) {
+        if (!l.load) continue;
+        for (const Access &s : sched.accesses) {
+            if (!s.store || s.store->name != l.load->name || !equal(s.index, l.index)) continue;
+            // Distance: iterations of the loops inside the innermost loop the index does not
+            // depend on.
+            int64_t distance = 0;
+            bool varies = false;
+            for (int k = static_cast<int>(nest.loops.size()) - 1; k >= 0; k--) {
+                if (!depends_on(l.index, nest.loops[k]->name)) {
+                    if (distance == 0) {
+                        distance = 1;
+                        for (size_t j = k + 1; j < nest.loops.size(); j++) distance *= trips[j];
+                    }
+                } else if (distance > 0) {
+                    varies = true;
+                }
+            }
+            if (distance == 0) continue;
+            Scheduler path(device, context, options);
+            path.lets = lets;
+            path.source = l.load;
+            if (varies) {
+                for (size_t k = 1; k < nest.loops.size(); k++) {
+                    const IntImm *mn = nest.loops[k]->min.as<IntImm>();
+                    if (mn && !depends_on(l.index, nest.loops[k]->name)) {
+                        path.last_iterations[nest.loops[k]->name] = mn->value + trips[k] - 1;
+                    }
+                }
+            }
+            path.run(body, nullptr);
+            int64_t delay = -1;
+            for (const Access &a : path.accesses) {
+                if (a.store == s.store) delay = std::max(delay, a.finish);
+            }
+            if (delay <= 0) continue;
+            // A port (ap_memory) compares the address of the next iteration's load with the
+            // pending store's when the address changes within the nest.
+            MemoryKind kind = context.kind_of(l.load->name);
+            if (varies && (kind == MemoryKind::Port || kind == MemoryKind::Axi)) delay += 1;
+            int ii = static_cast<int>(ceil_div(delay, distance));
+            if (ii > est.ii_recurrence) {
+                est.ii_recurrence = ii;
+                rec_forwarded = forwards(kind);
+                rec_reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) + ", distance " +
+                             std::to_string(distance) + ")";
+            }
+        }
+    }
+    est.pipelined = true;
+    est.flattened_levels = static_cast<int>(nest.loops.size());
+    est.trip = total;
+    est.ii = std::max({target_ii, est.ii_resource, est.ii_recurrence});
+    est.ii_reason = est.ii == est.ii_recurrence && est.ii > target_ii ? rec_reason
+                    : est.ii == est.ii_resource && est.ii > target_ii ? port_reason
+                                                                     : "target II";
+    // Vitis's loop latency: (trip - 1) x II + depth - 1, a depth of at least two cycles.
+    est.latency = std::max(est.depth, 2) + static_cast<int64_t>(est.ii) * (total - 1) - 1;
+    // Operators: each instance serves II operations of one iteration. When an on-chip
+    // recurrence sets the II, the adder on it is the short-latency core in logic ("fadd_fabric"
+    // in the device table, when it has one: no DSP).
+    bool fabric = est.ii == est.ii_recurrence && est.ii > target_ii && rec_forwarded;
+    UnitDemand units;
+    for (const auto &kv : sched.operations) {
+        if (kv.first == "load" || kv.first == "store" || kv.second == 0) continue;
+        std::string op = fabric && device.operators.count(kv.first + "_fabric") ? kv.first + "_fabric" : kv.first;
+        units[op] = ceil_div(kv.second, est.ii);
+    }
+    regions.push_back(units);
+    index_multipliers += count_index_multipliers(nest, body);
+    last_depth = est.depth;
+    calls++;
+    if (loops) loops->push_back(est);
+    return est.latency + kModuleCycles;
+}
+
+int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
+    const IntImm *extent = op->extent.as<IntImm>();
+    int64_t trip = extent ? std::max<int64_t>(extent->value, 0) : 1;
+    // Whether the loop (nest) is pipelined and with which target II.
+    Nest nest;
+    int target_ii = 0;
+    if (context.directives) {
+        // Directives: a perfect nest is flattened into its pipelined innermost loop; other
+        // loops are sequential (loops inside a pipelined one are already unrolled).
+        nest = perfect_nest(op, options.flatten);
+        target_ii = contains_loop(nest.body) ? 0 : context.pipeline_ii(nest.loops.back()->name);
+        if (target_ii == 0 && !contains_loop(op->body) && context.pipeline_ii(op->name) > 0) {
+            nest = perfect_nest(op, false);
+            target_ii = context.pipeline_ii(op->name);
+        }
+    } else if (options.pipeline_innermost &&
+               (!contains_loop(op->body) || (options.flatten && [&] {
+                    Nest n = perfect_nest(op, true);
+                    return n.loops.size() > 1 && !contains_loop(n.body);
+                }()))) {
+        nest = perfect_nest(op, options.flatten);
+        if (!contains_loop(nest.body)) target_ii = options.target_ii;
+    }
+    if (target_ii > 0) return pipeline(op, nest, target_ii, loops);
+    // Not pipelined: every iteration runs the body, plus the loop's control and the calls of
+    // the modules in it.
+    LoopEstimate est;
+    est.name = op->name;
+    Scheduler body(device, context, options);
+    body.lets = lets;
+    body.multiplier = multiplier * trip;
+    std::vector<LoopEstimate> inner;
+    int64_t body_latency = body.run(op->body, &inner);
+    merge(body);
+    // Code outside pipelines shares one instance of each operator.
+    UnitDemand own;
+    for (const auto &kv : body.operations) {
+        if (kv.first != "load" && kv.first != "store" && kv.second > 0) own[kv.first] = 1;
+    }
+    bool has_pipeline = false;
+    for (const LoopEstimate &l : inner) has_pipeline |= l.pipelined;
+    if (!has_pipeline) regions.push_back(own);
+    est.trip = trip;
+    est.depth = static_cast<int>(body_latency + kLoopIterationCycles + kCallCycles * body.calls);
+    est.latency = trip * est.depth + 1;
+    last_depth = body.last_depth;
+    if (loops) {
+        loops->push_back(est);
+        loops->insert(loops->end(), inner.begin(), inner.end());
+    }
+    return est.latency;
+}
+
+}  // namespace
+
+int FilterContext::pipeline_ii(const std::string &name) const {
+    if (!directives) return 0;
+    auto it = directives->find(name);
+    return it == directives->end() ? 0 : it->second.pipeline_ii;
+}
+
+MemoryKind FilterContext::kind_of(const std::string &name) const {
+    auto it = arrays.find(name);
+    return it == arrays.end() ? MemoryKind::LocalRam : it->second.kind;
+}
+
+FilterSchedule schedule_filter(const Stmt &body, const FilterContext &context, const Device &device,
+                               const QorOptions &options) {
+    Scheduler sched(device, context, options);
+    FilterSchedule out;
+    sched.windows = &out.windows;
+    out.latency = sched.run(body, &out.loops);
+    out.operations = sched.operations;
+    out.executed = sched.executed;
+    out.regions = sched.regions;
+    out.index_multipliers = sched.index_multipliers;
+    out.tail = sched.last_depth + kModuleCycles;
+    // Straight-line code outside any loop needs its own instances.
+    return out;
+}
+
+}  // namespace flowhls

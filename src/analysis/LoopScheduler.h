@@ -1,0 +1,61 @@
+// Scheduling of a filter's loop nests as Vitis HLS builds them: pipelines, II, depth, latency.
+#pragma once
+
+#include "analysis/Device.h"
+#include "analysis/MemoryModel.h"
+#include "analysis/QorEstimator.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flowhls {
+
+/// What the scheduler knows of a filter: its arrays and its loop directives (null: none, the
+/// QorOptions defaults apply).
+struct FilterContext {
+    std::map<std::string, ArrayInfo> arrays;
+    const std::map<std::string, LoopDirective> *directives = nullptr;
+
+    /// The pipeline target II of loop `name` (0: no pipeline directive).
+    int pipeline_ii(const std::string &name) const;
+    /// The memory kind of array `name` (LocalRam when unknown).
+    MemoryKind kind_of(const std::string &name) const;
+};
+
+/// Operator instances one region of a filter needs at once, by operator name.
+using UnitDemand = std::map<std::string, int64_t>;
+
+/// The schedule of one filter.
+struct FilterSchedule {
+    /// Cycles of one call of the filter's function.
+    int64_t latency = 0;
+    /// Cycles the function needs after its last input arrives: the depth of its last pipeline
+    /// plus the pipeline's exit (what a consumer fed by a FIFO adds after its producer ends).
+    int64_t tail = 0;
+    std::vector<LoopEstimate> loops;
+    /// Operator name -> operations in the code, and executed per call.
+    std::map<std::string, int> operations;
+    std::map<std::string, int64_t> executed;
+    /// Operator instances per region (a pipelined loop nest: ceil(operations / II) of each
+    /// kind; code outside pipelines: one of each kind). Vitis HLS shares an instance only within
+    /// a pipeline, across its II cycles.
+    std::vector<UnitDemand> regions;
+    /// Integer products of an index by a constant inside flattened pipelines (DSP multipliers).
+    int64_t index_multipliers = 0;
+    /// Buffer name -> [first, last] cycle (from the call's start) of the top-level loops that
+    /// access it: when the function reads or writes a stream's elements.
+    std::map<std::string, std::pair<int64_t, int64_t>> windows;
+};
+
+/// Contract: schedules `body` (HLS unrolls already applied) the way Vitis HLS does: pipelined
+/// loop nests (from the directives in `context`, or innermost loops with `options` when there
+/// are none) flattened when perfect, their II the max of the target, the port bound per bank
+/// and the recurrence bound ceil(delay / distance), their depth the critical path of one
+/// iteration, their latency depth + II x (trip - 1) - 1 (Vitis's loop figure); other loops
+/// iterate their body. Memory timing and recurrence delays depend on each array's
+/// MemoryKind; operator latencies come from `device` (docs/qor.md). Pure analysis.
+FilterSchedule schedule_filter(const Halide::Internal::Stmt &body, const FilterContext &context, const Device &device,
+                               const QorOptions &options);
+
+}  // namespace flowhls

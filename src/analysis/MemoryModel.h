@@ -1,0 +1,72 @@
+// How the arrays a filter accesses are implemented (registers, RAM, ports, FIFOs) and their storage.
+#pragma once
+
+#include "analysis/Device.h"
+#include "graph/FilterGraph.h"
+
+#include <map>
+#include <string>
+
+namespace flowhls {
+
+/// The implementation of an array as the HLS tool builds it.
+enum class MemoryKind {
+    Register,  ///< scalars, complete partitions, arrays within the register threshold
+    LocalRam,  ///< block RAM inside the design: filter locals, ping-pong buffers, ROMs
+    Port,      ///< a kernel argument on a block-RAM port (Vitis ap_memory)
+    Axi,       ///< a kernel argument in external memory behind an m_axi port
+    Fifo,      ///< a stream (hls::stream, AXI4-Stream argument)
+};
+
+/// One array a filter loads from or stores to.
+struct ArrayInfo {
+    MemoryKind kind = MemoryKind::LocalRam;
+    ArrayPartition partition;
+    int64_t size = 0;  ///< elements
+    int bits = 32;
+};
+
+/// How a buffer between filters is implemented; the one place the estimator reads a buffer's
+/// channel flags (stream, scalar, kind, interface).
+struct ChannelImplementation {
+    /// "stream", "ping-pong" (double buffer of a dataflow region), "array" (sequential top),
+    /// "scalar" (passed by value), "rom", or "argument" (a kernel argument).
+    std::string kind;
+    MemoryKind memory = MemoryKind::LocalRam;
+    /// Copies of the storage (2 for ping-pong).
+    int copies = 1;
+};
+
+/// Contract: the implementation of `buffer` in a design whose top is a dataflow region or not. Pure.
+ChannelImplementation channel_of(const Buffer &buffer, bool dataflow);
+
+/// Contract: every buffer and local array `filter` can access, with its memory kind, partition,
+/// size and element width: kernel arguments by interface (bram: Port, m_axi: Axi, axis: Fifo),
+/// streams as Fifo, scalars, complete partitions and arrays of at most
+/// device.register_threshold_bits bits as Register, the rest LocalRam. Pure.
+std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const Filter &filter, const Device &device);
+
+/// Block RAMs (18Kb) for `depth` words of `width` bits: the cheapest of the 16Kx1 ... 512x36
+/// aspect ratios.
+int64_t bram18k_for(int64_t depth, int width);
+
+/// Storage of an array: block RAMs, UltraRAMs, or flip-flops for registers.
+struct Storage {
+    int64_t bram18k = 0, uram = 0, ff = 0;
+};
+
+/// Contract: storage of an array of `size` words of `bits` bits with `partition`: per bank, each
+/// rounded up to whole BRAM18K (banks within the register threshold take none); an unpartitioned
+/// array that fits one UltraRAM block of the device and would need at least
+/// device.uram_min_bram18k block RAMs takes that UltraRAM instead (what Vitis HLS 2023.2 does
+/// with the corpus's 2560..4096-word arrays); a complete partition takes size x bits flip-flops.
+/// Pure.
+Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
+
+/// Contract: what Vitis HLS's synthesis report counts for a FIFO of `depth` words of `bits`:
+/// one BRAM18K when it is larger than the register threshold (shift registers otherwise),
+/// whatever the depth — csynth reports a block per FIFO, implementation maps deep FIFOs to
+/// more. Pure.
+int64_t fifo_bram18k(int64_t depth, int bits, const Device &device);
+
+}  // namespace flowhls

@@ -1,0 +1,122 @@
+// The corpus designs flowhls reproduces (example + schedule) and those it does not, with why.
+#include "driver/CorpusDesigns.h"
+#include "flowhls/Error.h"
+
+namespace flowhls {
+
+namespace {
+
+// The corpus designs accumulate in arrays (the plain Vitis sources in their array arguments,
+// Stream-HLS in arrays local to each node: acc[i][j] += ...), which scalar-replacement would keep
+// in a register instead, and load every operand in the innermost loop, which hoist-invariants
+// would move out of it (the nest would no longer be perfect, and Vitis would not flatten it).
+const std::vector<std::string> kInMemory = {"scalar-replacement", "hoist-invariants"};
+
+}  // namespace
+
+const std::vector<CorpusReproduction> &corpus_reproductions() {
+    static const std::vector<CorpusReproduction> vitis = {
+        {"polybench/vitis/default/2mm", "pb_2mm", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/3mm", "pb_3mm", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/atax", "pb_atax", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/bicg", "pb_bicg", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/gemm", "pb_gemm", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/gesummv", "pb_gesummv", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/mvt", "pb_mvt", "baseline", "medium", kInMemory, ""},
+    };
+    static const std::vector<CorpusReproduction> streamhls = [] {
+        std::vector<CorpusReproduction> v;
+        for (const char *opt : {"1", "2"}) {
+            for (const char *k : {"atax", "bicg", "gemm", "gesummv", "k2mm", "k3mm", "mvt"}) {
+                std::string kernel = std::string(k) == "k2mm" ? "2mm" : std::string(k) == "k3mm" ? "3mm" : k;
+                v.push_back({std::string("polybench/streamhls/opt") + opt + "_2560dsp/" + k, "pb_" + kernel,
+                             std::string("streamhls_opt") + opt, "medium", kInMemory, ""});
+            }
+        }
+        return v;
+    }();
+    static const std::vector<CorpusReproduction> blocks = [] {
+        std::vector<CorpusReproduction> v;
+        for (const char *opt : {"1", "2"}) {
+            for (const char *b : {"k7mmseq_balanced", "k7mmseq_unbalanced"}) {
+                v.push_back({std::string("synthetic/streamhls/opt") + opt + "/" + b, std::string("shls_") + b,
+                             std::string("opt") + opt, "", kInMemory, ""});
+            }
+            v.push_back({std::string("mlps/streamhls/opt") + opt + "/ResMLP", "shls_resmlp", std::string("opt") + opt,
+                         "", kInMemory, ""});
+            v.push_back({std::string("transformers/streamhls/opt") + opt + "/FeedForward", "shls_feedforward",
+                         std::string("opt") + opt, "", kInMemory, ""});
+        }
+        return v;
+    }();
+    static const std::vector<CorpusReproduction> all = [] {
+        std::vector<CorpusReproduction> v = vitis;
+        v.insert(v.end(), streamhls.begin(), streamhls.end());
+        v.insert(v.end(), blocks.begin(), blocks.end());
+        for (const char *k : {"bicg", "gesummv", "mvt"}) {
+            v.push_back({std::string("polybench/hida/default/") + k, std::string("pb_") + k, "hida", "medium",
+                         kInMemory, ""});
+        }
+        for (const char *k : {"bicg", "mvt"}) {
+            v.push_back({std::string("polybench/scalehls/default/") + k, std::string("pb_") + k, "scalehls", "medium",
+                         kInMemory,
+                         "the ScaleHLS source binds its arguments to true dual-port RAMs (ram_t2p_bram), which the "
+                         "co-language cannot express; flowhls's design uses the default ports"});
+        }
+        return v;
+    }();
+    return all;
+}
+
+const std::vector<CorpusGap> &corpus_gaps() {
+    static const std::vector<CorpusGap> all = [] {
+        std::vector<CorpusGap> v;
+        const std::string two_d =
+            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns) and binds them "
+            "to true dual-port RAMs (ram_t2p_bram); flowhls arrays are one-dimensional, so a partition of the row "
+            "dimension cannot be expressed (docs/directives.md), nor a storage binding";
+        const std::string hida_2d =
+            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns); flowhls arrays "
+            "are one-dimensional, so a partition of the row dimension cannot be expressed (docs/directives.md)";
+        for (const char *k : {"2mm", "3mm", "atax", "bicg", "gemm", "gesummv", "mvt"}) {
+            if (std::string(k) != "mvt" && std::string(k) != "bicg") {
+                v.push_back({std::string("polybench/scalehls/default/") + k, "the ScaleHLS design " + two_d});
+            }
+            if (std::string(k) != "gesummv" && std::string(k) != "mvt" && std::string(k) != "bicg") {
+                v.push_back({std::string("polybench/hida/default/") + k, "the HIDA design " + hida_2d});
+            }
+        }
+        const std::string opt3 =
+            "the Stream-HLS opt3 design unrolls its nodes into arrays of FIFOs (hls::stream v[4][11]) with "
+            "two-dimensional array partitions; flowhls has one FIFO per buffer and one-dimensional arrays";
+        for (const char *k : {"atax", "bicg", "gemm", "gesummv", "k2mm", "k3mm", "mvt"}) {
+            v.push_back({std::string("polybench/streamhls/opt3_2560dsp/") + k, opt3});
+        }
+        for (const char *d : {"cnns/streamhls/opt3/DepthwiseSeparableConvBlock", "cnns/streamhls/opt3/ResidualBlock",
+                              "mlps/streamhls/opt3/Autoencoder", "mlps/streamhls/opt3/ResMLP",
+                              "synthetic/streamhls/opt3/k7mmseq_balanced", "synthetic/streamhls/opt3/k7mmseq_unbalanced",
+                              "transformers/streamhls/opt3/FeedForward",
+                              "transformers/streamhls/opt3/MultiHeadSelfAttention1"}) {
+            v.push_back({d, opt3});
+        }
+        const std::string later = "not written as a bundled example yet (its nodes are of the kinds the shls_* "
+                                  "examples build: operand copies, local accumulators, FIFOs)";
+        for (const char *d : {"cnns/streamhls/opt1/DepthwiseSeparableConvBlock", "cnns/streamhls/opt1/ResidualBlock",
+                              "cnns/streamhls/opt2/DepthwiseSeparableConvBlock", "cnns/streamhls/opt2/ResidualBlock",
+                              "mlps/streamhls/opt1/Autoencoder", "mlps/streamhls/opt2/Autoencoder",
+                              "transformers/streamhls/opt1/MultiHeadSelfAttention1",
+                              "transformers/streamhls/opt2/MultiHeadSelfAttention1"}) {
+            v.push_back({d, later});
+        }
+        return v;
+    }();
+    return all;
+}
+
+std::string library_part(const std::string &vitis_part) {
+    if (vitis_part.rfind("xcu280", 0) == 0) return "xcu280";
+    if (vitis_part.rfind("xcu200", 0) == 0) return "xcvu9p";
+    throw Error("no part of the device library stands for corpus part '" + vitis_part + "'");
+}
+
+}  // namespace flowhls

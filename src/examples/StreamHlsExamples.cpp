@@ -1,0 +1,246 @@
+// The Stream-HLS synthetic and MLP blocks of the calibration corpus as Halide examples (shls_*).
+#include "examples/ExampleRegistry.h"
+
+#include <map>
+
+namespace flowhls {
+
+using Halide::Expr;
+using Halide::Func;
+using Halide::ImageParam;
+using Halide::RDom;
+using Halide::Var;
+
+namespace {
+
+const Halide::Type f32 = Halide::Float(32);
+
+// Builds a Stream-HLS dataflow design: one process (Func computed at the root, a filter) per
+// node, FIFOs between them with the corpus's depths, accumulators and operand copies in arrays
+// local to their node.
+class Design {
+public:
+    explicit Design(std::string name) : name_(std::move(name)) {}
+
+    // A kernel argument of C shape [rows][cols] (Halide: cols innermost).
+    ImageParam matrix(const std::string &name, int rows, int cols) {
+        ImageParam p(f32, 2, name);
+        inputs_.push_back({p, {cols, rows}});
+        return p;
+    }
+    ImageParam vector(const std::string &name, int n) {
+        ImageParam p(f32, 1, name);
+        inputs_.push_back({p, {n}});
+        return p;
+    }
+
+    // out[i][j] = sum_k a[i][k] * b[k][j] for i < m, j < n, k < depth (`transposed_b`: b[j][k],
+    // a weight matrix by output rows): a and b are read directly, or first copied in their
+    // storage order into arrays local to the node (`a_cached`, `b_cached`: the corpus copies
+    // its FIFO operands, and arrays it reads across the loops); `k_inner` chooses the loop
+    // order i, j, k (the accumulator recurs at distance 1) or i, k, j.
+    Func matmul(const std::string &name, Func a, bool a_stream, Func b, bool b_stream, int m, int n, int depth,
+                bool k_inner, int fifo_depth, bool transposed_b = false) {
+        Var i("i"), j("j");
+        RDom k(0, depth, "k");
+        Func a_cache(name + "_a"), b_cache(name + "_b"), acc(name + "_acc"), out(name);
+        Func ra = a, rb = b;
+        if (a_stream) {
+            a_cache(j, i) = a(j, i);
+            ra = a_cache;
+        }
+        if (b_stream) {
+            b_cache(j, i) = b(j, i);
+            rb = b_cache;
+        }
+        acc(j, i) = 0.0f;
+        acc(j, i) += ra(k, i) * (transposed_b ? rb(k, j) : rb(j, k));
+        out(j, i) = acc(j, i);
+        out.compute_root();
+        acc.compute_at(out, Var::outermost());
+        if (b_stream) b_cache.compute_at(out, Var::outermost());
+        if (a_stream) a_cache.compute_at(out, Var::outermost());
+        if (!k_inner) acc.update(0).reorder(j, k, i);
+        shapes_[name] = {n, m};
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // A node writing the transpose of `w` (rows x cols) into an array (a ping-pong buffer between
+    // processes), reading `w` in its storage order.
+    Func transpose(const std::string &name, Func w) {
+        Var x("x"), y("y");
+        Func t(name);
+        t(y, x) = w(x, y);
+        t.compute_root().reorder(x, y);
+        ping_pongs_.push_back(t);
+        return t;
+    }
+
+    // A node streaming the array argument `w` in its storage order.
+    Func stream_of(const std::string &name, Func w, int fifo_depth) {
+        Var x("x"), y("y");
+        Func s(name);
+        s(x, y) = w(x, y);
+        s.compute_root();
+        stream(s, fifo_depth);
+        return s;
+    }
+
+    // A node applying `f` to every element of `in` (rows x cols, row order).
+    Func map(const std::string &name, Func in, const std::function<Expr(Expr, Var, Var)> &f, int fifo_depth) {
+        Var j("j"), i("i");
+        Func out(name);
+        out(j, i) = f(in(j, i), j, i);
+        out.compute_root();
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // The program with `result` copied to the output argument `out` by a last node.
+    HalideProgram finish(Func result, int rows, int cols) {
+        Var j("j"), i("i");
+        Func out("out");
+        out(j, i) = result(j, i);
+        HalideProgram p{name_, inputs_, {{out, {cols, rows}}}};
+        for (const ProgramInput &in : p.inputs) p.directives.interface(in.param.name(), InterfaceMode::Bram);
+        p.directives.interface(out, InterfaceMode::Bram);
+        for (const auto &s : streams_) p.directives.stream(s.first, s.second);
+        for (const Func &f : ping_pongs_) p.directives.ping_pong(f);
+        return p;
+    }
+
+private:
+    void stream(Func f, int depth) {
+        if (depth > 0) streams_.emplace_back(f, depth);
+    }
+    std::string name_;
+    std::vector<ProgramInput> inputs_;
+    std::vector<std::pair<Func, int>> streams_;
+    std::vector<Func> ping_pongs_;
+    std::map<std::string, std::vector<int>> shapes_;
+};
+
+// k7mmseq: seven chained products X_{t+1} = X_t W_t of 64-row matrices; `widths` are the
+// column counts (balanced: all 64). The first node reads both operands from arrays; the others
+// read X_t from the previous node's FIFO (copied into a local array) and W_t from an array.
+// `k_inner[t]` is node t's loop order (opt1: all k innermost; opt2 permutes the bottlenecks).
+HalideProgram k7mmseq(const std::string &name, const std::vector<int> &widths, const std::vector<bool> &k_inner,
+                      const std::vector<int> &fifo) {
+    Design d("kernel_" + name);
+    ImageParam a = d.matrix("A", 64, widths[0]);
+    std::vector<ImageParam> w;
+    for (size_t t = 0; t + 1 < widths.size(); t++) {
+        w.push_back(d.matrix("W" + std::to_string(t), widths[t], widths[t + 1]));
+    }
+    Func x = d.matmul("mm0", a, false, w[0], false, 64, widths[1], widths[0], k_inner[0], fifo[0]);
+    for (size_t t = 1; t < w.size(); t++) {
+        x = d.matmul("mm" + std::to_string(t), x, true, w[t], false, 64, widths[t + 1], widths[t], k_inner[t], fifo[t]);
+    }
+    return d.finish(x, 64, widths.back());
+}
+
+ExampleDef k7mmseq_example(bool balanced) {
+    ExampleDef d;
+    d.name = balanced ? "shls_k7mmseq_balanced" : "shls_k7mmseq_unbalanced";
+    d.description = std::string("Stream-HLS synthetic block: seven chained matrix products (") +
+                    (balanced ? "64x64 each" : "widths 32..128") + "), one process per product";
+    std::vector<int> widths = balanced ? std::vector<int>{64, 64, 64, 64, 64, 64, 64, 64}
+                                       : std::vector<int>{32, 64, 64, 128, 128, 64, 32, 16};
+    std::vector<int> fifo;
+    for (size_t t = 1; t < widths.size(); t++) fifo.push_back(64 * widths[t]);
+    std::vector<bool> opt1(7, true), opt2(7, false);
+    if (!balanced) opt2[0] = opt2[1] = true;  // the two lightest products keep k innermost
+    std::string name = balanced ? "k7mmseq_balanced" : "k7mmseq_unbalanced";
+    d.algorithm = [=](const std::string &) { return k7mmseq(name, widths, opt1, fifo); };
+    d.schedules = {
+        {"opt1", "Stream-HLS opt1: every product with k innermost (the accumulator recurs at distance 1)",
+         [](HalideProgram &) {}, [=](const std::string &) { return k7mmseq(name, widths, opt1, fifo); }},
+        {"opt2", "Stream-HLS opt2: the products' loops permuted to i, k, j (II 1) where they bound the interval",
+         [](HalideProgram &) {}, [=](const std::string &) { return k7mmseq(name, widths, opt2, fifo); }},
+    };
+    return d;
+}
+
+// x + b[j] (a bias per column), optionally through a ReLU (select(v > 0, v, 0), as the corpus).
+std::function<Expr(Expr, Var, Var)> bias(const ImageParam &b, bool relu) {
+    return [b, relu](Expr v, Var j, Var) {
+        Expr s = v + b(j);
+        return relu ? Halide::select(s > 0.0f, s, 0.0f) : s;
+    };
+}
+
+// ResMLP (Stream-HLS mlps): x[8][1024] through four linear layers (weights [out][in], each
+// streamed by its own node and copied into the product's node) with a residual connection
+// around the second: h = x W1^T + b1; y = relu(relu(h) W2^T + b2 + h); z = y W3^T + b3;
+// out = z W4^T + b4. opt2 permutes every product to i, k, j.
+HalideProgram resmlp(int opt) {
+    Design d("kernel_resmlp");
+    ImageParam x = d.matrix("x", 8, 1024), b1 = d.vector("b1", 512), w1 = d.matrix("W1", 512, 1024),
+               b2 = d.vector("b2", 512), w2 = d.matrix("W2", 512, 512), b3 = d.vector("b3", 256),
+               w3 = d.matrix("W3", 256, 512), b4 = d.vector("b4", 10), w4 = d.matrix("W4", 10, 256);
+    bool k_inner = opt == 1;
+    Func s1 = d.stream_of("W1_stream", w1, 524288);
+    Func m1 = d.matmul("mm1", x, false, s1, true, 8, 512, 1024, k_inner, 4096, true);
+    Func h = d.map("h", m1, bias(b1, false), 4096);
+    Func r = d.map("h_relu", h, [](Expr v, Var, Var) { return Halide::select(v > 0.0f, v, 0.0f); }, 4096);
+    Func s2 = d.stream_of("W2_stream", w2, 262144);
+    Func m2 = d.matmul("mm2", r, true, s2, true, 8, 512, 512, k_inner, 4096, true);
+    Func y = d.map("y", m2,
+                   [b2, h](Expr v, Var j, Var i) {
+                       Expr s = v + b2(j) + h(j, i);
+                       return Halide::select(s > 0.0f, s, 0.0f);
+                   },
+                   4096);
+    Func s3 = d.stream_of("W3_stream", w3, 131072);
+    Func m3 = d.matmul("mm3", y, true, s3, true, 8, 256, 512, k_inner, 2048, true);
+    Func z = d.map("z", m3, bias(b3, false), 2048);
+    Func s4 = d.stream_of("W4_stream", w4, 2560);
+    Func m4 = d.matmul("mm4", z, true, s4, true, 8, 10, 256, k_inner, 80, true);
+    Func o = d.map("o", m4, bias(b4, false), 80);
+    return d.finish(o, 8, 10);
+}
+
+// FeedForward (Stream-HLS transformers): x[512][128] -> relu(x W1^T + b1) W2^T + b2 with
+// W1[256][128] and W2[128][256] transposed by their own nodes into ping-pong arrays.
+HalideProgram feedforward(int opt) {
+    Design d("kernel_feedforward");
+    ImageParam x = d.matrix("x", 512, 128), b1 = d.vector("b1", 256), w1 = d.matrix("W1", 256, 128),
+               b2 = d.vector("b2", 128), w2 = d.matrix("W2", 128, 256);
+    bool k_inner = opt == 1;
+    Func xs = d.stream_of("x_stream", x, 65536);
+    Func w1t = d.transpose("W1T", w1);
+    Func m1 = d.matmul("mm1", xs, true, w1t, true, 512, 256, 128, k_inner, 131072);
+    Func h = d.map("h", m1, bias(b1, true), 131072);
+    Func w2t = d.transpose("W2T", w2);
+    Func m2 = d.matmul("mm2", h, true, w2t, true, 512, 128, 256, k_inner, 65536);
+    Func o = d.map("o", m2, bias(b2, false), 65536);
+    return d.finish(o, 512, 128);
+}
+
+ExampleDef block_example(const std::string &name, const std::string &description,
+                         const std::function<HalideProgram(int)> &build) {
+    ExampleDef d;
+    d.name = "shls_" + name;
+    d.description = description;
+    d.algorithm = [build](const std::string &) { return build(1); };
+    d.schedules = {
+        {"opt1", "Stream-HLS opt1: one process per node, products with k innermost", [](HalideProgram &) {},
+         [build](const std::string &) { return build(1); }},
+        {"opt2", "Stream-HLS opt2: the products' loops permuted to i, k, j (II 1)", [](HalideProgram &) {},
+         [build](const std::string &) { return build(2); }},
+    };
+    return d;
+}
+
+}  // namespace
+
+std::vector<ExampleDef> streamhls_examples() {
+    return {k7mmseq_example(true), k7mmseq_example(false),
+            block_example("resmlp", "Stream-HLS MLP block ResMLP: four linear layers with a residual connection",
+                          resmlp),
+            block_example("feedforward", "Stream-HLS transformer block FeedForward: two linear layers with ReLU",
+                          feedforward)};
+}
+
+}  // namespace flowhls
