@@ -28,9 +28,10 @@ CC=${FLOWHLS_FUZZ_CC:-clang-14}
 CXX=${FLOWHLS_FUZZ_CXX:-clang++-14}
 
 start=$(date +%s)
+mkdir -p "$BUILD"
 cmake -S "$SRC" -B "$BUILD" -DFLOWHLS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" > "$BUILD.configure.log" 2>&1 ||
-  { cat "$BUILD.configure.log"; exit 1; }
+  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" > "$BUILD/configure.log" 2>&1 ||
+  { cat "$BUILD/configure.log"; exit 1; }
 cmake --build "$BUILD" -j "$JOBS" 2>&1 | grep -E "error|warning|Linking" || true
 built=$(date +%s)
 echo "fuzz: targets built in $((built - start)) s"
@@ -44,14 +45,11 @@ cp "$SRC/models/lenet5/model.onnx" "$SEEDS/OnnxImport/lenet5.onnx"
 cp "$SRC"/models/lenet5/test_data_set_0/*.pb "$SEEDS/TestData/"
 TESTDATA=/usr/share/libonnx-testdata/data/node
 if [ -d "$TESTDATA" ]; then
-  # ONNX backend node cases whose model is small (a few hundred of them), with their data.
-  find "$TESTDATA" -name model.onnx -size -2k | sort | while read -r m; do
-    name=$(basename "$(dirname "$m")")
-    cp "$m" "$SEEDS/OnnxImport/$name.onnx"
-    for d in "$(dirname "$m")"/test_data_set_0/*.pb; do
-      [ "$(stat -c %s "$d")" -lt 4096 ] && cp "$d" "$SEEDS/TestData/$name-$(basename "$d")"
-    done
-  done
+  # ONNX backend node cases whose model is small (several hundred), and their small test data.
+  find "$TESTDATA" -name model.onnx -size -2k | sed 's|.*/node/\([^/]*\)/model.onnx$|&\t\1|' |
+    while IFS=$'\t' read -r file name; do ln -s "$file" "$SEEDS/OnnxImport/$name.onnx"; done
+  find "$TESTDATA" -path '*/test_data_set_0/*.pb' -size -2k | sed 's|.*/node/\([^/]*\)/test_data_set_0/\(.*\)$|&\t\1-\2|' |
+    while IFS=$'\t' read -r file name; do ln -s "$file" "$SEEDS/TestData/$name"; done
 fi
 find "$REG/invalid" "$REG/valid" -name '*.onnx' -exec cp {} "$SEEDS/OnnxImport/" \;
 cp "$REG"/data/* "$SEEDS/TestData/"

@@ -10,6 +10,7 @@ PACKAGES=(
   graphviz
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-onnx python3-numpy python3-torch python3-torchvision
+  clang-14 libclang-rt-14-dev
 )
 
 SUDO=""

@@ -61,6 +61,10 @@ void expect_refused(const std::string &args, const test::TempDir &dir, const std
     int rc = test::run_flowhls(args, &out);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_EQ(lines_starting(out, "flowhls: error: "), 1) << args << "\n" << out;
+    // Besides it, only the list of unsupported nodes.
+    EXPECT_EQ(lines_starting(out, "flowhls: error: ") + lines_starting(out, "  node '"),
+              static_cast<int>(std::count(out.begin(), out.end(), '\n')))
+        << out;
     EXPECT_EQ(out.find("internal error"), std::string::npos) << out;
     EXPECT_EQ(out.find("Halide"), std::string::npos) << out;
     for (char c : out) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << "control byte in: " << out;

@@ -153,9 +153,14 @@ private:
         }
     }
 
-    // A shape recorded for a value: every dimension in [0, 2^31).
+    // A type recorded for a value: a known element type, every dimension in [0, 2^31).
     void value_shape(const onnx::ValueInfoProto &v, const char *what) {
-        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+        if (!v.type().has_tensor_type()) return;
+        int elem = v.type().tensor_type().elem_type();
+        if (!onnx::TensorProto::DataType_IsValid(elem)) {
+            fail(std::string(what) + " '" + v.name() + "' has an unknown element type (" + std::to_string(elem) + ")");
+        }
+        if (!v.type().tensor_type().has_shape()) return;
         for (const onnx::TensorShapeProto_Dimension &d : v.type().tensor_type().shape().dim()) {
             if (!d.has_dim_value()) continue;
             if (d.dim_value() < 0 || d.dim_value() > kMaxExtent) {
