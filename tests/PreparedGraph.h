@@ -19,6 +19,7 @@ inline FilterGraph prepared_graph(const HalideProgram &program, bool fifo_channe
     PipelineOptions o;
     o.fifo_channels = fifo_channels;
     o.disabled = std::move(disabled);
+    o.verify_each = true;
     run_pipeline(g, o);
     return g;
 }

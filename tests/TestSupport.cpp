@@ -42,7 +42,9 @@ std::string check_golden(const std::string &name, const std::string &actual) {
 }
 
 int run_flowhls(const std::string &args, std::string *output) {
-    std::string cmd = std::string(FLOWHLS_BIN) + " " + args + " 2>&1";
+    // Every compilation of the suite verifies the graph after each pass.
+    std::string verified = args.rfind("compile ", 0) == 0 ? "compile --verify-each " + args.substr(8) : args;
+    std::string cmd = std::string(FLOWHLS_BIN) + " " + verified + " 2>&1";
     FILE *p = popen(cmd.c_str(), "r");
     if (!p) return -1;
     char buf[4096];

@@ -27,7 +27,7 @@ std::string check_golden(const std::string &name, const std::string &actual);
 std::string read_file(const std::string &path);
 
 /// Runs the flowhls binary with `args` (a shell-quoted string); returns its exit status and
-/// fills `output` with stdout and stderr.
+/// fills `output` with stdout and stderr. `compile` commands get --verify-each.
 int run_flowhls(const std::string &args, std::string *output);
 
 /// A two-stage program small enough for golden tests: a 3-tap horizontal blur of an 8x4

@@ -52,6 +52,13 @@ struct CompileOptions {
     std::vector<std::string> disabled_passes;
     /// Print one line per pass with its wall time to `log_stream`.
     bool time_passes = false;
+    /// Verify the filter graph after extraction and after every pass (--verify-each); an
+    /// invalid graph is an internal error naming the pass. On in debug builds.
+#ifdef NDEBUG
+    bool verify_each = false;
+#else
+    bool verify_each = true;
+#endif
     /// Where dumps go (stdout when null).
     std::ostream *dump_stream = nullptr;
     /// Where progress and pass timing go (nothing is logged when null).

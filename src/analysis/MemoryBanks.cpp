@@ -1,7 +1,7 @@
 // port_demand / same_element_demand: accesses per bank from constant index offsets.
 #include "analysis/MemoryBanks.h"
 
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
 #include <map>

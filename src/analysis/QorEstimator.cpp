@@ -1,7 +1,7 @@
 // estimate_filter / estimate_design: a schedule-based model of Vitis HLS latency and II.
 #include "analysis/QorEstimator.h"
 #include "analysis/HlsUnroll.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 #include "analysis/MemoryBanks.h"
 
 #include <algorithm>

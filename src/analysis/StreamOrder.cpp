@@ -1,5 +1,6 @@
 // stream_verdict: the order in which a filter writes a buffer and another reads it.
 #include "analysis/StreamOrder.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
 #include <vector>
@@ -251,7 +252,7 @@ SlidingWindow sliding_window(const FilterGraph &g, const Buffer &b) {
             w.reason = "a read is conditional or in another loop nest";
             return w;
         }
-        const int64_t *d = as_const_int(simplify(a.index - loads[0].index));
+        std::optional<int64_t> d = constant_int(simplify(a.index - loads[0].index));
         if (!d) {
             w.reason = "reads at non-constant distances";
             return w;
@@ -325,7 +326,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         if (l.conditional || !l.bounds.empty()) return fail("a read is conditional");
         if (l.index.type().lanes() != 1) return fail("a read is a vector access");
         if (l.loops != loads[0].loops) return fail("the reads are in different loop nests");
-        const int64_t *d = as_const_int(simplify(l.index - loads[0].index));
+        std::optional<int64_t> d = constant_int(simplify(l.index - loads[0].index));
         if (!d) return fail("reads at non-constant distances");
         offsets.push_back(*d);
     }
@@ -346,7 +347,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         if (!extent) return fail("loop " + f->name + " has bounds that are not constant");
         if (*extent == 1) continue;
         Expr v = Variable::make(Halide::Int(32), f->name);
-        const int64_t *c = as_const_int(simplify(substitute(f->name, v + 1, loads[0].index) - loads[0].index));
+        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, loads[0].index) - loads[0].index));
         if (!c) return fail("the window does not move affinely in loop " + f->name);
         if (*c == 0) return fail("loop " + f->name + " reads the same window " + std::to_string(*extent) + " times");
         strides.push_back(*c);
@@ -384,7 +385,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         const int64_t *min = as_const_int(f->min), *extent = as_const_int(f->extent);
         if (!min || !extent) return fail("loop " + f->name + " has bounds that are not constant");
         Expr v = Variable::make(Halide::Int(32), f->name);
-        const int64_t *c = as_const_int(simplify(substitute(f->name, v + 1, a.corner) - a.corner));
+        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, a.corner) - a.corner));
         if (!c) return fail("the window does not move affinely in loop " + f->name);
         LineBufferAnalysis::NestLoop loop{f->name, *min, *extent, '1'};
         if (*extent > 1) {
@@ -405,7 +406,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         start = substitute(f->name, f->min, start);
         a.loops.push_back(loop);
     }
-    const int64_t *t0 = as_const_int(simplify(start));
+    std::optional<int64_t> t0 = constant_int(simplify(start));
     if (!t0 || *t0 < 0) return fail("the first window does not start at a constant element");
     if (!is_const_zero(simplify(a.corner - (Expr(static_cast<int>(*t0)) + affine)))) {
         return fail("the window is not affine in its loops");

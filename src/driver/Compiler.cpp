@@ -5,6 +5,7 @@
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
 #include "emit/QorReport.h"
+#include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
@@ -17,6 +18,7 @@
 #include "transforms/Pipeline.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <iostream>
 
@@ -131,6 +133,8 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
     Device device = load_device(options.device, options.clock_mhz);
+    // A part PandA-Bambu has no characterization of is refused before any work.
+    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
 
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
@@ -148,6 +152,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     po.dump_after = options.dump_after;
     po.disabled = options.disabled_passes;
     po.time_passes = options.time_passes;
+    po.verify_each = options.verify_each;
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;
@@ -207,6 +212,12 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     CompileResult result;
     for (const EmittedFile &f : files) {
         out.write(f.path, f.contents);
+        if (f.executable) {
+            std::filesystem::permissions(std::filesystem::path(out.staging_path()) / f.path,
+                                         std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                             std::filesystem::perms::others_exec,
+                                         std::filesystem::perm_options::add);
+        }
         result.files.push_back(f.path);
     }
     out.commit();

@@ -1,6 +1,7 @@
 // CPrinter: lowered Halide statements and expressions printed as C/C++.
 #include "emit/CPrinter.h"
 #include "flowhls/Error.h"
+#include "ir/FloatText.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -81,7 +82,7 @@ std::string helper_suffix(Halide::Type t) {
     return std::string(t.is_uint() ? "u" : "i") + std::to_string(t.bits());
 }
 
-std::string c_literal(const Expr &e) {
+std::string c_literal(const Expr &e, FloatLiteralForm floats) {
     Halide::Type t = e.type();
     char buf[64];
     if (const IntImm *i = e.as<IntImm>()) {
@@ -113,8 +114,14 @@ std::string c_literal(const Expr &e) {
             std::string inf = single ? "((float)INFINITY)" : "((double)INFINITY)";
             return v < 0 ? "(-" + inf + ")" : inf;
         }
-        std::snprintf(buf, sizeof buf, "%a", v);
-        std::string s = std::string(buf) + (single ? "f" : "");
+        std::string s;
+        if (floats == FloatLiteralForm::Hex) {
+            std::snprintf(buf, sizeof buf, "%a", v);
+            s = buf;
+        } else {
+            s = with_point(single ? shortest_decimal(static_cast<float>(v)) : shortest_decimal(v));
+        }
+        if (single) s += "f";
         return v < 0 || std::signbit(v) ? "(" + s + ")" : s;
     }
     throw std::logic_error("c_literal: not a constant: " + describe(e));
@@ -125,7 +132,7 @@ std::string CPrinter::expr(const Expr &e) const {
     Halide::Type t = e.type();
     bool vector = t.lanes() != 1;
     if (vector && lane.empty()) throw Error("vector expression cannot be printed as C for this target: " + describe(e));
-    if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e);
+    if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e, dialect.floats);
     if (const Variable *v = e.as<Variable>()) return vector ? v->name + "[" + lane + "]" : v->name;
     // One lane of a vector: a broadcast is its scalar, a ramp its base plus lane times stride.
     if (const Broadcast *b = e.as<Broadcast>()) return expr(b->value);

@@ -12,6 +12,16 @@
 
 namespace flowhls {
 
+/// How float constants are spelled in generated code. Both read back bit for bit.
+enum class FloatLiteralForm {
+    /// Shortest round-trip decimal ("0.1f"): valid C99 and C++11/14/17 (Vitis HLS's default
+    /// language is C++14, which has no hexadecimal floats).
+    Decimal,
+    /// Hexadecimal ("0x1.99999ap-4f"): C99 and C++17 only; PandA-Bambu's C keeps it (the
+    /// thesis's form, exact without relying on the compiler's decimal conversion).
+    Hex,
+};
+
 /// Differences between the C dialects flowhls prints.
 struct CDialect {
     /// C++ (Vitis HLS) rather than C99.
@@ -22,6 +32,8 @@ struct CDialect {
     bool openmp_parallel = false;
     /// Print vector values as small arrays filled lane by lane (PandA-Bambu).
     bool vectors_as_arrays = false;
+    /// Spelling of float constants.
+    FloatLiteralForm floats = FloatLiteralForm::Decimal;
 };
 
 /// The C spelling of a Halide type's element ("float", "uint16_t", ...).
@@ -30,8 +42,9 @@ std::string c_type(Halide::Type t);
 /// The suffix of the flowhls_math.h helpers for a type ("f32", "u16", ...).
 std::string helper_suffix(Halide::Type t);
 
-/// A constant as a C literal of exactly its type (floats in hexfloat form).
-std::string c_literal(const Halide::Expr &constant);
+/// A constant as a C literal of exactly its type. Floats read back bit for bit in either
+/// form; infinities and NaN are INFINITY and NAN from math.h.
+std::string c_literal(const Halide::Expr &constant, FloatLiteralForm floats = FloatLiteralForm::Decimal);
 
 /// Read-only printer of statements and expressions. Throws flowhls::Error for IR it cannot
 /// express (the message names the construct).

@@ -1,6 +1,8 @@
 // extract_filters: builds the FilterGraph from the root level of the lowered IR.
 #include "graph/ExtractFilters.h"
 #include "flowhls/Error.h"
+#include "graph/Verify.h"
+#include "ir/IRQueries.h"
 #include "support/Names.h"
 
 #include <map>
@@ -19,7 +21,7 @@ int64_t constant_size(const std::vector<Halide::Expr> &extents, const Scope<Inte
     if (const int64_t *c = as_const_int(size)) return *c;
     Halide::Expr bound = find_constant_bound(size, Direction::Upper, scope);
     if (bound.defined()) {
-        if (const int64_t *c = as_const_int(simplify(bound))) return *c;
+        if (std::optional<int64_t> c = constant_int(simplify(bound))) return *c;
     }
     return -1;
 }
@@ -28,7 +30,7 @@ int64_t constant_size(const std::vector<Halide::Expr> &extents, const Scope<Inte
 std::vector<int64_t> constant_dims(const std::vector<Halide::Expr> &extents) {
     std::vector<int64_t> dims;
     for (const Halide::Expr &e : extents) {
-        const int64_t *c = as_const_int(simplify(Halide::cast<int64_t>(e)));
+        std::optional<int64_t> c = constant_int(simplify(Halide::cast<int64_t>(e)));
         if (!c) return {};
         dims.push_back(*c);
     }
@@ -208,6 +210,16 @@ FilterGraph extract_filters(const LoweredProgram &program) {
     }
     graph.buffers = kept;
     recompute_edges(graph);
+    // A read outside a kernel input is the program's error (its --shape is too small).
+    for (const OutOfBoundsAccess &a : out_of_bounds_accesses(graph)) {
+        const Buffer &b = graph.buffer(a.buffer);
+        if (b.kind != BufferKind::Input || a.store) continue;
+        std::string shape;
+        for (auto it = b.shape.rbegin(); it != b.shape.rend(); ++it) shape += (shape.empty() ? "" : "x") + std::to_string(*it);
+        throw Error("Func '" + a.filter + "' reads input '" + halide_base_name(b.name) + "' (shape " + shape + ", " +
+                    std::to_string(a.size) + " elements) at elements " + std::to_string(a.low) + " to " +
+                    std::to_string(a.high) + ": the program reads outside the input; give the input a larger --shape");
+    }
     return graph;
 }
 

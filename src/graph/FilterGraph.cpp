@@ -1,6 +1,6 @@
 // FilterGraph queries, edge recomputation and the text printer.
 #include "graph/FilterGraph.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
 #include <set>

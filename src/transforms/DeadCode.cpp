@@ -1,6 +1,6 @@
 // dead_code: removes unused lets, dead stores, empty statements, unread buffers and filters.
 #include "transforms/DeadCode.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
 #include <set>

@@ -1,6 +1,6 @@
 // hoist_invariants: loop-invariant code motion on filter bodies.
 #include "transforms/HoistInvariants.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <set>
 

@@ -3,7 +3,7 @@
 
 #include "analysis/Device.h"
 #include "analysis/HlsUnroll.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 #include "analysis/MemoryBanks.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 #include "analysis/StreamOrder.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
@@ -65,7 +65,7 @@ private:
     }
     Expr visit(const Load *op) override {
         if (op->name != buffer_) return IRMutator::visit(op);
-        const int64_t *rel = as_const_int(simplify(resolve(op->index) - a_.corner));
+        std::optional<int64_t> rel = constant_int(simplify(resolve(op->index) - a_.corner));
         const LineBufferPlan &p = a_.plan;
         if (!rel || *rel < 0 || *rel % p.width >= p.cols || *rel / p.width >= p.rows) {
             failed = true;

@@ -9,6 +9,7 @@
 
 #include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
+#include "graph/Verify.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
 #include "transforms/DeadCode.h"
@@ -126,6 +127,14 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
                         "' is required for code generation and cannot be disabled");
         }
     }
+    VerifyOptions verify;
+    if (options.verify_each) {
+        // Names are checked as C identifiers once legalize-names has run, or from the start
+        // when they already are (a graph read back after that pass).
+        verify.c_identifiers = true;
+        if (!verify_graph(graph, verify).empty()) verify.c_identifiers = false;
+        check_graph(graph, verify, "(input of the pipeline)");
+    }
     for (const PassEntry &pass : passes()) {
         const std::string &name = pass.info.name;
         if (contains(options.disabled, name)) {
@@ -139,6 +148,10 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
             *options.log << "pass " << std::left << std::setw(20) << name << std::right << std::fixed
                          << std::setprecision(3) << std::setw(10) << ms << " ms  "
                          << (r.changed ? "changed" : "unchanged") << "\n";
+        }
+        if (options.verify_each) {
+            if (name == "legalize-names") verify.c_identifiers = true;
+            check_graph(graph, verify, name);
         }
         if (options.dump && (contains(options.dump_after, name) || contains(options.dump_after, "all"))) {
             *options.dump << "// ---- after " << name << (r.changed ? "" : " (unchanged)") << "\n"

@@ -22,6 +22,13 @@ struct PipelineOptions {
     bool fifo_channels = false;
     /// The user's HLS directives (apply-directives).
     DirectiveOptions directives;
+    /// Run verify_graph on the input and after every pass; a violation is an internal error
+    /// (std::logic_error) naming the pass after which it appeared. On in debug builds.
+#ifdef NDEBUG
+    bool verify_each = false;
+#else
+    bool verify_each = true;
+#endif
     std::ostream *dump = nullptr;
     std::ostream *log = nullptr;
 };
@@ -38,7 +45,8 @@ struct PassInfo {
 std::vector<PassInfo> pipeline_passes();
 
 /// Contract: runs every pass of pipeline_passes() that is not disabled, in order, on `graph`.
-/// Throws flowhls::Error for an unknown pass name in the options.
+/// Throws flowhls::Error for an unknown pass name in the options, std::logic_error when
+/// options.verify_each finds an invalid graph.
 void run_pipeline(FilterGraph &graph, const PipelineOptions &options);
 
 }  // namespace flowhls

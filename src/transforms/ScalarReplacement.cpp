@@ -1,6 +1,6 @@
 // scalar_replacement: accumulators in loops kept in one-element locals.
 #include "transforms/ScalarReplacement.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <map>
 #include <set>

@@ -1,6 +1,6 @@
 // three_address: splits expressions into single operations on named temporaries.
 #include "transforms/ThreeAddress.h"
-#include "analysis/IRQueries.h"
+#include "ir/IRQueries.h"
 
 #include <set>
 

@@ -296,7 +296,9 @@ namespace {
 
 DesignEstimate small_estimate(const Device &d) {
     FilterGraph g = extract_filters(lower_for_hls(test::small_program(), HlsTarget::Vitis));
-    run_pipeline(g, PipelineOptions());
+    PipelineOptions po;
+    po.verify_each = true;
+    run_pipeline(g, po);
     return estimate_design(g, d, QorOptions());
 }
 

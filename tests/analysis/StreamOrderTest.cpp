@@ -77,6 +77,7 @@ TEST(StreamOrder, ConvReluOfAModelIsAStreamAndSimulates) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "p";
     CompileResult r = compile(p, o);
     EXPECT_NE(r.graph_dump.find("buffer conv1_Conv"), std::string::npos);

@@ -37,6 +37,7 @@ bool refused(HlsTarget target, const std::string &schedule) {
 void compile_and_simulate(const HalideProgram &program, bool sanitize, HlsTarget target = HlsTarget::Vitis) {
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.target = target;
     o.output_dir = dir / "out";
     CompileResult r = compile(program, o);
@@ -99,6 +100,7 @@ TEST_P(RandomSchedule, TwentySeedsMatchHalideJit) {
 TEST(RandomSchedule, SameSeedGivesSameCode) {
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "a";
     compile(build_example("harris", "random:5"), o);
     o.output_dir = dir / "b";
@@ -145,6 +147,7 @@ TEST_P(PassAlone, KeepsEveryExampleEqualToTheJit) {
                 SCOPED_TRACE(e.name + " " + schedule + " " + hls_target_name(t));
                 test::TempDir dir;
                 CompileOptions o;
+                o.verify_each = true;
                 o.target = t;
                 o.output_dir = dir / "out";
                 o.disabled_passes = disabled;

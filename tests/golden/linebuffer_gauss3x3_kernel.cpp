@@ -22,8 +22,8 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
     float hw_input_window[9] = {0};
 #pragma HLS ARRAY_PARTITION variable=hw_input_window type=complete dim=1
     // consume hw_input
-    const float t0 = 0x1p+0f;
-    const float t1 = 0x1p+1f;
+    const float t0 = 1.0f;
+    const float t1 = 2.0f;
     L_hw_input_row: for (int32_t hw_input_row = 0; hw_input_row < 18; hw_input_row++) {
         L_hw_input_col: for (int32_t hw_input_col = 0; hw_input_col < 18; hw_input_col++) {
 #pragma HLS PIPELINE II=1
@@ -45,7 +45,7 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
                 const int32_t _37 = (gauss_s0_y * 16);
                 const float _2 = hw_input_window[0];
                 const float _3 = (t0 * _2);
-                const float _4 = (0x0p+0f + _3);
+                const float _4 = (0.0f + _3);
                 const float _6 = hw_input_window[1];
                 const float _7 = (t1 * _6);
                 const float _8 = (_4 + _7);
@@ -56,7 +56,7 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
                 const float _15 = (t1 * _14);
                 const float _16 = (_12 + _15);
                 const float _18 = hw_input_window[4];
-                const float _19 = (0x1p+2f * _18);
+                const float _19 = (4.0f * _18);
                 const float _20 = (_16 + _19);
                 const float _22 = hw_input_window[5];
                 const float _23 = (t1 * _22);
@@ -71,7 +71,7 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
                 const float _35 = (t0 * _34);
                 const float _36 = (_32 + _35);
                 const int32_t _38 = (_37 + gauss_s0_x);
-                gauss[_38] = (_36 * 0x1p-4f);
+                gauss[_38] = (_36 * 0.0625f);
             }
         }
     }

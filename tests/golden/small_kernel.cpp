@@ -30,7 +30,7 @@ static void compute_scaled(hls::stream<float> &blur, float scaled[24]) {
 #pragma HLS PIPELINE II=1
             const int32_t _1 = (_0 + scaled_s0_x);
             const float _2 = blur.read();
-            scaled[_1] = (_2 * 0x1p-1f);
+            scaled[_1] = (_2 * 0.5f);
         }
     }
 }

@@ -58,7 +58,9 @@ TEST(ExtractFilters, ComputeAtAllocationsAreHoistedWithConstantSize) {
 
 TEST(ExtractFilters, GraphDumpGolden) {
     FilterGraph g = extract_filters(lower_for_hls(test::small_program(), HlsTarget::Vitis));
-    run_pipeline(g, PipelineOptions());
+    PipelineOptions po;
+    po.verify_each = true;
+    run_pipeline(g, po);
     std::string diff = test::check_golden("small_graph.txt", print_graph(g));
     EXPECT_EQ(diff, "");
 }

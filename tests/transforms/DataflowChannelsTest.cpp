@@ -68,6 +68,7 @@ TEST_P(Reconvergent, ComputedDepthsPassTheTokenCheckAndDepthOneDeadlocks) {
 
     // The design simulates against the JIT, streams and forks included, under sanitizers.
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "p";
     CompileResult r = compile(p, o);
     EXPECT_TRUE(r.dataflow) << r.dataflow_reason;
@@ -105,6 +106,7 @@ TEST(InferDirectives, InnermostLoopsPipelinedForVitisAndReportedNotAppliedForBam
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "vitis";
     compile(p, o);
     std::string kernel = test::read_file(dir / "vitis/kernel.cpp");

@@ -61,6 +61,7 @@ TEST(LineBuffers, Gaussian3x3GetsTwoLineRowsAndA3x3Window) {
 
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.output_dir = dir / "p";
     CompileResult r = compile(gaussian3x3(), o);
     EXPECT_EQ(test::check_golden("linebuffer_gauss3x3_kernel.cpp", test::read_file(dir / "p/kernel.cpp")), "");
@@ -111,6 +112,7 @@ TEST(LineBuffers, EveryImageExampleSimulatesWithItsLineBuffers) {
     test::TempDir dir;
     for (const char *name : {"gaussian", "harris", "unsharp", "brighten_blur"}) {
         CompileOptions o;
+        o.verify_each = true;
         o.output_dir = dir / name;
         CompileResult r = compile(build_example(name, "root"), o);
         EXPECT_GT(r.line_buffer_edges, 0) << name;

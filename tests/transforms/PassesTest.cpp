@@ -72,6 +72,7 @@ TEST(Pipeline, DumpsAfterANamedPassAndTimesPasses) {
     FilterGraph g = small_graph();
     std::ostringstream dump, log;
     PipelineOptions o;
+    o.verify_each = true;
     o.dump_after = {"legalize-names"};
     o.time_passes = true;
     o.dump = &dump;
@@ -85,6 +86,7 @@ TEST(Pipeline, DumpsAfterANamedPassAndTimesPasses) {
 TEST(Pipeline, DisabledPassDoesNotRun) {
     FilterGraph g = small_graph();
     PipelineOptions o;
+    o.verify_each = true;
     o.disabled = {"three-address"};
     o.dump_after = {"three-address"};
     std::ostringstream dump;
@@ -99,6 +101,7 @@ TEST(Pipeline, DisabledPassDoesNotRun) {
 TEST(Pipeline, RequiredPassesCannotBeDisabled) {
     FilterGraph g = small_graph();
     PipelineOptions o;
+    o.verify_each = true;
     o.disabled = {"legalize-names"};
     EXPECT_THROW(run_pipeline(g, o), flowhls::Error);
 }
@@ -106,6 +109,7 @@ TEST(Pipeline, RequiredPassesCannotBeDisabled) {
 TEST(Pipeline, UnknownPassNameIsAnError) {
     FilterGraph g = small_graph();
     PipelineOptions o;
+    o.verify_each = true;
     o.dump_after = {"no-such-pass"};
     EXPECT_THROW(run_pipeline(g, o), flowhls::Error);
 }
@@ -121,6 +125,7 @@ std::string dump_after(const HalideProgram &p, const std::string &pass) {
     FilterGraph g = extract_filters(lower_for_hls(p, HlsTarget::Vitis));
     std::ostringstream dump;
     PipelineOptions o;
+    o.verify_each = true;
     o.dump_after = {pass};
     o.dump = &dump;
     run_pipeline(g, o);

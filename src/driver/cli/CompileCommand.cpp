@@ -7,6 +7,7 @@
 #include "flowhls/Examples.h"
 #include "flowhls/Generators.h"
 #include "flowhls/Onnx.h"
+#include "flowhls/Synth.h"
 #include "support/Sizes.h"
 
 #include <iostream>
@@ -24,11 +25,13 @@ struct CompileArgs {
     double atol = 1e-5, rtol = 1e-4;
     bool no_fold_bn = false, specialize = false;
     uint64_t seed = 1;
-    bool dump_graph = false, time_passes = false, csim = false, sanitize = false, verbose = false, report = false;
+    bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
+    bool synth = false;
+    std::string bambu;
 };
 
 // Splits "NAME=VALUE" of option `option`.
@@ -128,6 +131,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     o.dump_after = a.dump_after;
     o.disabled_passes = a.disabled;
     o.time_passes = a.time_passes;
+    o.verify_each = o.verify_each || a.verify_each;
     bool terminal = isatty(STDERR_FILENO);
     o.log_stream = (a.verbose || a.time_passes || terminal) ? &std::cerr : nullptr;
     return o;
@@ -158,6 +162,10 @@ void check_program_memory(const HalideProgram &p, int64_t budget) {
 }
 
 int run_compile(const CompileArgs &a) {
+    if (a.synth) {
+        if (a.target != "bambu") throw Error("--synth runs PandA-Bambu: compile with --target bambu");
+        find_bambu(a.bambu);  // no Bambu: refused before compiling
+    }
     Named named = program_to_compile(a);
     HalideProgram &program = named.program;
     check_program_memory(program, a.max_memory > 0 ? a.max_memory : default_memory_budget());
@@ -173,11 +181,14 @@ int run_compile(const CompileArgs &a) {
     std::cout << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
     std::cout << "  project:  " << r.output_dir << "\n";
     if (a.report) std::cout << "\n" << r.qor_report;
-    if (!a.csim) return 0;
-    CsimOptions co;
-    co.sanitize = a.sanitize;
-    co.echo = a.verbose;
-    return print_csim_verdict(run_csim(r.output_dir, co), a.verbose);
+    if (a.csim) {
+        CsimOptions co;
+        co.sanitize = a.sanitize;
+        co.echo = a.verbose;
+        int status = print_csim_verdict(run_csim(r.output_dir, co), a.verbose);
+        if (status != 0) return status;
+    }
+    return a.synth ? run_synth_and_print(r.output_dir, a.bambu, a.verbose) : 0;
 }
 
 // The options of the program: what to compile and how to build it.
@@ -240,9 +251,12 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
         ->allow_extra_args(false);
     c->add_option("--disable-pass", a.disabled, "do not run this pass")->allow_extra_args(false);
     c->add_flag("--time-passes", a.time_passes, "print the wall time of each pass");
+    c->add_flag("--verify-each", a.verify_each, "verify the filter graph after every pass (internal check)");
     c->add_flag("--csim", a.csim, "run the C simulation after compiling");
     c->add_flag("--sanitize", a.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     c->add_flag("-v,--verbose", a.verbose, "print progress and the simulation output");
+    c->add_flag("--synth", a.synth, "then synthesize with PandA-Bambu and co-simulate the RTL (see 'synth')");
+    c->add_option("--bambu", a.bambu, "with --synth: the bambu executable or its install directory");
 }
 
 }  // namespace

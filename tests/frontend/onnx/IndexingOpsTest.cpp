@@ -79,6 +79,7 @@ TEST_P(IndexingOpsTest, MatchesOnnxExpectedOutput) {
     std::string model = prepare_model(c, dir, &import_options);
     HalideProgram program = import_onnx(model, import_options);
     CompileOptions options;
+    options.verify_each = true;
     options.output_dir = dir / "project";
     compile(program, options);
     CsimResult result = run_csim(options.output_dir, CsimOptions());

@@ -22,6 +22,7 @@ CsimResult compile_and_simulate(const HalideProgram &p, HlsTarget target, Weight
                                 CompileResult *out = nullptr) {
     test::TempDir dir;
     CompileOptions o;
+    o.verify_each = true;
     o.target = target;
     o.weights = w;
     o.output_dir = dir / "out";

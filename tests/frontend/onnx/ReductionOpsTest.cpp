@@ -67,6 +67,7 @@ std::string with_constant_inputs(const std::string &name, const std::string &dir
 CsimResult compile_and_simulate(const std::string &model, const test::TempDir &tmp) {
     HalideProgram program = import_onnx(model, OnnxImportOptions());
     CompileOptions options;
+    options.verify_each = true;
     options.output_dir = tmp / "out";
     CompileResult compiled = compile(program, options);
     return run_csim(compiled.output_dir, CsimOptions());

@@ -62,6 +62,7 @@ TEST_P(ResizeConvTransposeCase, MatchesOnnxExpectedOutput) {
     }
     HalideProgram program = import_onnx(model, import);
     CompileOptions options;
+    options.verify_each = true;
     options.output_dir = tmp / "out";
     CompileResult compiled = compile(program, options);
     CsimResult csim = run_csim(compiled.output_dir, CsimOptions());

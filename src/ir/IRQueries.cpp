@@ -1,5 +1,5 @@
-// buffer_accesses / referenced_variables / constant_offset_groups: small IR queries.
-#include "analysis/IRQueries.h"
+// constant_int / buffer_accesses / referenced_variables / constant_offset_groups: small IR queries.
+#include "ir/IRQueries.h"
 
 namespace flowhls {
 
@@ -33,6 +33,11 @@ Collect collect(const Node &n) {
 }
 
 }  // namespace
+
+std::optional<int64_t> constant_int(const Halide::Expr &e) {
+    if (const int64_t *c = as_const_int(e)) return *c;
+    return std::nullopt;
+}
 
 BufferAccesses buffer_accesses(const Stmt &s) { return collect(s).accesses; }
 BufferAccesses buffer_accesses(const Halide::Expr &e) { return collect(e).accesses; }

@@ -4,11 +4,17 @@
 #include <Halide.h>
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace flowhls {
+
+/// The value of an integer constant expression (int or uint immediate), by value: Halide's
+/// as_const_int points into the expression, so it dangles when the expression is a
+/// temporary such as the result of simplify().
+std::optional<int64_t> constant_int(const Halide::Expr &e);
 
 /// Names of the buffers a statement or expression loads from and stores to.
 struct BufferAccesses {
