@@ -248,6 +248,8 @@ def interrupt_runs(flowhls, work, r, count):
             extra = leftovers(scratch, [])
             if p.returncode != -sig:
                 run.problems.append("exit %s after signal %d" % (p.returncode, sig))
+        if sig == signal.SIGKILL and p.returncode not in (0, -sig):
+            run.problems.append("exit %s after signal %d" % (p.returncode, sig))
         if extra:
             run.problems.append("left behind: " + " ".join(extra))
         shutil.rmtree(scratch, ignore_errors=True)
@@ -344,16 +346,18 @@ def table(results):
     for run in results:
         if run.category not in categories:
             categories.append(run.category)
-    lines = ["| inputs | runs | exit 0 | exit 1 | exit 2 | exit 3 | signals | timeouts | other problems | left behind |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    total = [0] * 9
+    lines = ["| inputs | runs | exit 0 | exit 1 | exit 2 | exit 3 | ended by the signal sent | other signals | "
+             "timeouts | wrong messages | left behind |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for c in categories + ["total"]:
         rs = results if c == "total" else [r for r in results if r.category == c]
+        sent = [r for r in rs if r.category == "interrupted compiles" and isinstance(r.returncode, int) and
+                r.returncode < 0 and not r.problems]
         row = [len(rs),
                sum(r.returncode == 0 for r in rs), sum(r.returncode == 1 for r in rs),
                sum(r.returncode == 2 for r in rs), sum(r.returncode == 3 for r in rs),
-               sum(isinstance(r.returncode, int) and r.returncode < 0 and r.category != "interrupted compiles"
-                   for r in rs),
+               len(sent),
+               sum(isinstance(r.returncode, int) and r.returncode < 0 for r in rs) - len(sent),
                sum(r.returncode == "timeout" for r in rs),
                sum(any("error lines" in p or p.startswith("exit ") and p != "exit 3" for p in r.problems)
                    for r in rs),
