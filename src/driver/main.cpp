@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <new>
 
 namespace flowhls::cli {
 
@@ -93,6 +94,12 @@ int run_guarded(const std::function<int()> &run) {
         return 2;
     } catch (const flowhls::Error &e) {
         print_error(e.what());
+        return 2;
+    } catch (const std::filesystem::filesystem_error &e) {  // the environment: permissions, a full disk
+        print_error(e.what());
+        return 2;
+    } catch (const std::bad_alloc &) {
+        print_error("out of memory (a smaller --max-memory refuses such inputs before they are allocated)");
         return 2;
     } catch (const std::exception &e) {
         std::cerr << "flowhls: internal error: " << one_line(e.what()) << "\n";

@@ -98,6 +98,21 @@ TEST_P(InvalidDirectives, AreRefused) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, InvalidDirectives, ::testing::ValuesIn(corpus("directives")), case_name);
 
+// A test data directory whose files are not numbered input_0.pb, input_1.pb, ... (a gap, a
+// leading zero) is refused, not read in a guessed order.
+TEST(InvalidTestDataDirectory, NumberingIsChecked) {
+    const std::string data = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/test_data_set_0";
+    for (const char *wrong : {"input_1.pb", "input_00.pb"}) {
+        test::TempDir dir;
+        fs::create_directory(dir / "data");
+        fs::copy_file(data + "/input_0.pb", dir / ("data/" + std::string(wrong)));
+        fs::copy_file(data + "/output_0.pb", dir / "data/output_0.pb");
+        expect_refused("compile " + std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx --test-data " +
+                           (dir / "data") + " -o " + (dir / "p"),
+                       dir, {"data"});
+    }
+}
+
 // Valid models at the edges (integer division by zero and INT_MIN / -1 folded, in test data
 // and in random inputs; long chains of views): compiled and simulated under the sanitizers.
 class EdgeModel : public ::testing::TestWithParam<std::string> {};
