@@ -199,6 +199,8 @@ def execute(run, timeout):
         stray = [line for line in lines if not line.startswith("flowhls: error: ") and not line.startswith("  node ")]
         if len(errors) != 1 or stray:
             run.problems.append("%d error lines" % len(errors) + (", stray output" if stray else ""))
+        elif getattr(run, "expected", "") not in errors[0]:
+            run.problems.append("error lines without '%s'" % run.expected)
     allowed = ["input"] + getattr(run, "allowed", []) + (["p"] if rc == 0 else [])
     extra = leftovers(run.scratch, allowed)
     if extra:
@@ -266,6 +268,7 @@ def option_runs(flowhls, work):
         os.makedirs(scratch, exist_ok=True)
         with open(os.path.join(scratch, "file"), "w") as f:
             f.write("not a directory\n")
+        line, _, expected = line.partition("  ==> ")
         args = []
         for token in line.split(" "):
             token = token.replace("{out}", os.path.join(scratch, "out")).replace("{tmp}", scratch)
@@ -274,6 +277,7 @@ def option_runs(flowhls, work):
             args.append("" if token == "''" else token)
         run = Run("abused options and paths", [flowhls] + args, scratch)
         run.allowed = ["file"]
+        run.expected = expected
         runs.append(run)
     return runs
 
