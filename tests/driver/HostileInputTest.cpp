@@ -1,7 +1,9 @@
 // Hostile input never crashes flowhls: every case of the regression corpus (fuzz/regression,
 // written by fuzz/generate.py) and every abused option is one `flowhls: error:` line and exit
 // code 2 with nothing left behind, or, for the valid edge cases, a passing C simulation.
+#include "OnnxModelBuilder.h"
 #include "TestSupport.h"
+#include "support/Sizes.h"
 
 #include <gtest/gtest.h>
 
@@ -146,6 +148,24 @@ TEST(InvalidTestDataDirectory, NumberingIsChecked) {
                                          dir, {"data"});
         EXPECT_NE(out.find(message), std::string::npos) << out;
     }
+}
+
+// Without --max-memory the budget is half the physical memory: a chain of 1 GB tensors that
+// needs more is refused with that budget before anything is allocated.
+TEST(MemoryBudget, DefaultIsHalfThePhysicalMemory) {
+    int64_t physical = physical_memory_bytes();
+    if (physical <= 0) GTEST_SKIP() << "the physical memory is unknown here";
+    ASSERT_EQ(default_memory_budget(), physical / 2);
+    test::TempDir dir;
+    test::OnnxModelBuilder b("chain");
+    b.input("x", {16384, 16384});
+    std::string v = "x";
+    for (int64_t gb = 1; gb <= physical / 2 / (int64_t(1) << 30) + 1; gb++) v = b.op("Relu", {v});
+    b.rename_output(v, "y");
+    b.output("y", {16384, 16384});
+    std::string model = b.write(dir / "chain.onnx");
+    std::string out = expect_refused("compile " + model + " -o " + (dir / "p"), dir, {"chain.onnx"});
+    EXPECT_NE(out.find("more than the memory budget of " + byte_size_text(physical / 2)), std::string::npos) << out;
 }
 
 // Valid models at the edges (integer division by zero and INT_MIN / -1 folded, in test data
