@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """A campaign of hostile inputs against the flowhls command line, with the figures
 docs/reliability.md reports: structure-aware invalid models (fuzz/generate.py), mutated
-models, test data and directives files, abused options, and interrupted compiles.
+models, extreme values of every integer attribute of the ONNX node cases, test data and
+directives files, abused options, and interrupted compiles.
 
     /usr/bin/python3 fuzz/campaign.py --flowhls build/flowhls --work /tmp/campaign \\
         [--structured 600] [--mutated 600] [--data 150] [--directives 100] [--interrupts 30] \\
         [--seed 1] [--jobs 2] [--markdown table.md]
 
 Every run is checked for: a signal (the process died of one), exit code 3 (internal error),
-a message that is not exactly one `flowhls: error:` line (exit code 2), and anything left
+running out of memory (each run may map 12 GB), a message that is not exactly one `flowhls: error:` line (exit code 2), and anything left
 behind in the output's parent directory besides a finished project. The table counts them;
 fuzz/campaign-failures.txt (in --work) lists each failing run with its command and output.
 """
@@ -17,6 +18,7 @@ import concurrent.futures
 import glob
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -161,6 +163,38 @@ def model_seeds():
     return small
 
 
+EXTREMES = [2 ** 31, 2 ** 32 - 1, -(2 ** 31) - 1, 2 ** 62, -(2 ** 62), 2 ** 63 - 1, -(2 ** 63)]
+
+
+def extreme_attribute_models():
+    """Every integer attribute of every op in the ONNX node cases (the first case that has it)
+    set to each of EXTREMES in turn: (name, serialized model) pairs."""
+    first = {}
+    for path in sorted(glob.glob(os.path.join(NODE_CASES, "*", "model.onnx"))):
+        try:
+            m = onnx.load(path)
+        except Exception:
+            continue
+        for i, n in enumerate(m.graph.node):
+            for j, a in enumerate(n.attribute):
+                if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS):
+                    first.setdefault((n.op_type, a.name), (m, i, j))
+    models = []
+    for (op, name), (m, i, j) in sorted(first.items(), key=lambda kv: kv[0]):
+        for k, v in enumerate(EXTREMES):
+            copy = onnx.ModelProto()
+            copy.CopyFrom(m)
+            a = copy.graph.node[i].attribute[j]
+            if a.type == onnx.AttributeProto.INT:
+                a.i = v
+            elif a.ints:
+                a.ints[0] = v
+            else:
+                a.ints.append(v)
+            models.append(("%s-%s-%d" % (op, name, k), copy.SerializeToString()))
+    return models
+
+
 # ---- running -------------------------------------------------------------------------------
 
 class Run:
@@ -179,9 +213,18 @@ def leftovers(scratch, allowed):
         return []
 
 
+MEMORY_LIMIT = 12 << 30  # address space of each run: an input that makes flowhls allocate without
+# bounds fails with "out of memory" (counted) instead of calling the OOM killer on the machine
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
 def execute(run, timeout):
     try:
-        p = subprocess.run(run.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        p = subprocess.run(run.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                           preexec_fn=limit_memory)
         run.returncode, run.output = p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired as e:
         run.returncode, run.output = "timeout", (e.stdout or b"").decode("utf-8", "replace")
@@ -192,6 +235,8 @@ def execute(run, timeout):
         run.problems.append("signal %d" % -rc)
     elif rc == 3 or "internal error" in run.output:
         run.problems.append("exit 3")
+    elif rc == 2 and ("out of memory" in run.output or "bad_alloc" in run.output):
+        run.problems.append("out of memory")
     elif rc == 2:
         lines = run.output.splitlines()
         errors = [line for line in lines if line.startswith("flowhls: error: ")]
@@ -341,6 +386,12 @@ def build_runs(a, r):
         scratch, path = prepare(work, "j-%d" % i, payload, "d.json")
         runs.append(Run("directives files", [flowhls, "compile", "-e", "gemm", "--directives", path, "-o",
                                               os.path.join(scratch, "p")], scratch))
+    # Extreme integer attribute values, systematically.
+    if a.attributes:
+        for name, data in extreme_attribute_models():
+            scratch, model = prepare(work, "a-" + name, data, "model.onnx")
+            runs.append(Run("extreme attribute values", [flowhls, "compile", model, "-o", os.path.join(scratch, "p")] +
+                            base, scratch))
     runs += option_runs(flowhls, work)
     return runs
 
@@ -351,8 +402,8 @@ def table(results):
         if run.category not in categories:
             categories.append(run.category)
     lines = ["| inputs | runs | exit 0 | exit 1 | exit 2 | exit 3 | ended by the signal sent | other signals | "
-             "timeouts | wrong messages | left behind |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "timeouts | out of memory | wrong messages | left behind |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for c in categories + ["total"]:
         rs = results if c == "total" else [r for r in results if r.category == c]
         sent = [r for r in rs if r.category == "interrupted compiles" and isinstance(r.returncode, int) and
@@ -363,6 +414,7 @@ def table(results):
                len(sent),
                sum(isinstance(r.returncode, int) and r.returncode < 0 for r in rs) - len(sent),
                sum(r.returncode == "timeout" for r in rs),
+               sum("out of memory" in r.problems for r in rs),
                sum(any("error lines" in p or p.startswith("exit ") and p != "exit 3" for p in r.problems)
                    for r in rs),
                sum(any(p.startswith("left behind") for p in r.problems) for r in rs)]
@@ -379,6 +431,8 @@ def main():
     p.add_argument("--data", type=int, default=150)
     p.add_argument("--directives", type=int, default=100)
     p.add_argument("--interrupts", type=int, default=30)
+    p.add_argument("--no-attributes", dest="attributes", action="store_false",
+                   help="skip the extreme values of every integer attribute of the ONNX node cases")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=int, default=300)
