@@ -2,11 +2,13 @@
 #include "flowhls/Compiler.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
+#include "analysis/BambuTiming.h"
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
+#include "emit/bambu/BambuReport.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
@@ -173,11 +175,21 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
     DesignEstimate estimate = estimate_design(graph, device, QorOptions());
     std::string qor = qor_text(estimate, device);
+    std::string json = qor_json(estimate, device);
+    int64_t bambu_cycles = -1;
+    if (options.target == HlsTarget::Bambu) {  // Bambu schedules differently: its own model too
+        BambuEstimate bambu = estimate_bambu_cycles(graph);
+        bambu_cycles = bambu.cycles;
+        qor += "\n" + bambu_model_text(bambu);
+        nlohmann::json j = nlohmann::json::parse(json);
+        j["bambu_estimate"] = bambu_model_json(bambu);
+        json = j.dump(2) + "\n";
+    }
     for (EmittedFile &f : emit_project_files(graph, settings)) {
         if (f.path == "report.txt") f.contents += "\n" + qor;
         files.push_back(std::move(f));
     }
-    files.push_back({"report.json", qor_json(estimate, device)});
+    files.push_back({"report.json", json});
     files.push_back({"report.html", html_report(graph, estimate, device)});
     for (const EmbeddedFile &f : runtime_support_files()) {
         bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
@@ -230,6 +242,7 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.graph_dump = print_graph(graph);
     result.qor_report = qor;
     result.latency_cycles = estimate.latency;
+    result.bambu_cycles = bambu_cycles;
     result.interval_cycles = estimate.interval;
     result.throughput = estimate.throughput;
     result.dsp = estimate.total.dsp;
