@@ -4,18 +4,27 @@
 #include "flowhls/Onnx.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <unistd.h>
 
 namespace {
 
+// The directory of model_path(), removed when the process exits.
+char g_dir[] = "/tmp/flowhls-fuzz-XXXXXX";
+
+void remove_model_dir() {
+    unlink((std::string(g_dir) + "/model.onnx").c_str());
+    rmdir(g_dir);
+}
+
 // A model file the importer can read (it takes a path), one per fuzzing process.
 const std::string &model_path() {
     static const std::string path = [] {
-        char dir[] = "/tmp/flowhls-fuzz-XXXXXX";
-        if (!mkdtemp(dir)) std::abort();
-        return std::string(dir) + "/model.onnx";
+        if (!mkdtemp(g_dir)) std::abort();
+        std::atexit(remove_model_dir);
+        return std::string(g_dir) + "/model.onnx";
     }();
     return path;
 }

@@ -210,6 +210,36 @@ def transb_out_of_range(r):
     return model([node], [vi("x", F, [1, 4])], [vi("y", F, 2)], inits)
 
 
+def layernorm_axis_beyond_int32(r):
+    """LayerNormalization with an axis whose low 32 bits are negative: libonnx's shape inference
+    narrowed it to int and wrote at that index (SIGSEGV)."""
+    inits = [tensor("w", np.ones((5,), np.float32)), tensor("b", np.zeros((5,), np.float32))]
+    axis = r.choice([2 ** 31, 2 ** 32 - 1, 2 ** 40 + 2 ** 31])
+    node = helper.make_node("LayerNormalization", ["x", "w", "b"], ["y", "mean", "inv"], axis=axis)
+    return model([node], [vi("x", F, [2, 3, 4, 5])], [vi("y", F, 4), vi("mean", F, 4), vi("inv", F, 4)], inits,
+                 opset=17)
+
+
+def axis_beyond_int32(r):
+    """Other axis attributes beyond int32 (libonnx may narrow them to a valid axis)."""
+    axis = r.choice([2 ** 31, 2 ** 32 + 1, -(2 ** 31) - 1, 2 ** 40, -(2 ** 62)])
+    op = r.choice(["Flatten", "Softmax", "Concat", "Gather"])
+    inputs = {"Concat": ["x", "x"], "Gather": ["x", "i"]}.get(op, ["x"])
+    inits = [tensor("i", np.zeros((1,), np.int64))] if op == "Gather" else []
+    return model([helper.make_node(op, inputs, ["y"], axis=axis)], [vi("x", F, [2, 3, 4, 5])], [vi("y", F, 4)], inits)
+
+
+def scan_count_huge(r):
+    """Scan (opset 9) with a huge num_scan_inputs: libonnx sized vectors by it (23 GB, then the
+    OOM killer)."""
+    body = helper.make_graph([helper.make_node("Add", ["sum_in", "next"], ["sum_out"]),
+                              helper.make_node("Identity", ["sum_out"], ["scan_out"])], "scan_body",
+                             [vi("sum_in", F, [2]), vi("next", F, [2])], [vi("sum_out", F, [2]), vi("scan_out", F, [2])])
+    count = r.choice([2 ** 32 - 1, 2 ** 62, 2 ** 31, -(2 ** 31) - 1, 0, 3])
+    node = helper.make_node("Scan", ["initial", "x"], ["y", "z"], body=body, num_scan_inputs=count)
+    return model([node], [vi("initial", F, [2]), vi("x", F, [3, 2])], [vi("y", F, [2]), vi("z", F, [3, 2])], opset=9)
+
+
 def nonprintable_names(r):
     """Control bytes and invalid UTF-8 in names (messages must escape them)."""
     name = r.choice(["\x1b[31mred\x1b[0m", "two\nlines", "tab\there", "bell\x07"])
@@ -314,7 +344,7 @@ INVALID = [output_not_produced, input_not_produced, value_produced_twice, cycle,
            gather_index_out_of_range, constant_two_values, ceil_mode_out_of_range, transb_out_of_range,
            nonprintable_names, sparse_initializer, external_data, subgraphs_too_deep, attribute_twice, bad_opset,
            no_graph, string_tensor, reshape_overflow, slice_step_zero, negative_input_dim,
-           required_input_empty, einsum_garbage]
+           required_input_empty, einsum_garbage, layernorm_axis_beyond_int32, axis_beyond_int32, scan_count_huge]
 
 
 # ---- ONNX models flowhls must compile and simulate ----------------------------------------

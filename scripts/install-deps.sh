@@ -11,6 +11,8 @@ PACKAGES=(
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-onnx python3-numpy python3-torch python3-torchvision
   python3-sklearn  # the digits set of bench/digits_accuracy.py
+  # The libFuzzer targets (fuzz/run.sh, the ctest test 'fuzz'): clang 14 and its runtimes.
+  clang-14 libclang-rt-14-dev
   # PandA-Bambu at run time (flowhls synth, tests/synth): clang-16 is its front end, it compiles
   # for -m32 and links several sources with llvm-link-16, its clang plugins need libbdd; Verilator
   # runs the RTL co-simulation.

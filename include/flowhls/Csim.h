@@ -32,8 +32,12 @@ struct CsimResult {
     std::string verdict;
 };
 
-/// Builds the testbench of the project in `dir` with its Makefile (g++) and runs it.
-/// Throws flowhls::Error when `dir` is not a flowhls project.
+/// Contract: checks that `dir` holds what flowhls wrote (every file its marker's manifest
+/// lists, outside data/, unchanged by SHA-256, and no other file outside data/ and build/),
+/// then runs `make build/csim` (or `build/csim-sanitize`) there, which compiles the project's
+/// kernel and testbench with g++/gcc, and runs the resulting binary on data/ (or on the files
+/// of `inputs`/`expected`). Throws flowhls::Error when `dir` is not a flowhls project or was
+/// changed; data/ may be changed (the testbench checks what it reads).
 CsimResult run_csim(const std::string &dir, const CsimOptions &options);
 
 }  // namespace flowhls

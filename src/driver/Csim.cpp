@@ -77,11 +77,17 @@ std::string custom_data(const std::string &dir, const CsimOptions &o) {
                     std::to_string(output_files.size()) + " output(s)");
     }
     fs::path custom = project / "build" / "data-custom";
-    fs::remove_all(custom);
-    fs::create_directories(custom);
-    for (const fs::directory_entry &e : fs::directory_iterator(project / "data")) {
-        if (e.is_regular_file()) fs::copy_file(e.path(), custom / e.path().filename(), fs::copy_options::overwrite_existing);
+    std::error_code ec;
+    fs::remove_all(custom, ec);
+    fs::create_directories(custom, ec);
+    if (ec) throw Error("cannot create '" + custom.string() + "': " + ec.message());
+    for (const fs::directory_entry &e : fs::directory_iterator(project / "data", ec)) {
+        std::error_code file_ec;
+        if (!e.is_regular_file(file_ec)) continue;
+        fs::copy_file(e.path(), custom / e.path().filename(), fs::copy_options::overwrite_existing, file_ec);
+        if (file_ec) throw Error("cannot copy '" + e.path().string() + "': " + file_ec.message());
     }
+    if (ec) throw Error("cannot read '" + (project / "data").string() + "': " + ec.message());
     auto replace = [&](const std::string &given, const std::string &target) {
         onnx_import::TestTensor t = onnx_import::read_test_tensor(given);
         onnx_import::TestTensor current = onnx_import::read_test_tensor((project / target).string());
@@ -125,7 +131,8 @@ void check_project_files(const std::string &dir) {
             it.disable_recursion_pending();
             continue;
         }
-        if (it->is_directory() && !it->is_symlink()) continue;
+        std::error_code kind_ec;
+        if (it->is_directory(kind_ec) && !it->is_symlink(kind_ec)) continue;
         if (rel == kProjectMarker) continue;
         if (!manifest.count(rel)) {
             throw Error("'" + dir + "': " + rel + " was not written by flowhls; csim builds and runs only code " +

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <new>
 
 namespace flowhls::cli {
 
@@ -35,6 +36,23 @@ CLI::Validator non_negative_number() {
             return "";
         },
         "NUMBER >= 0");
+}
+
+CLI::Validator whole_number_in(uint64_t lo, uint64_t hi) {
+    std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, range](std::string &text) -> std::string {
+            uint64_t v = 0;
+            bool ok = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+            for (size_t i = 0; ok && i < text.size(); i++) {
+                uint64_t digit = static_cast<uint64_t>(text[i] - '0');
+                ok = v <= (UINT64_MAX - digit) / 10;
+                v = v * 10 + digit;
+            }
+            if (!ok || v < lo || v > hi) return "'" + text + "' is not a whole number in " + range;
+            return "";
+        },
+        "INTEGER in " + range);
 }
 
 CLI::Validator non_empty() {
@@ -93,6 +111,12 @@ int run_guarded(const std::function<int()> &run) {
         return 2;
     } catch (const flowhls::Error &e) {
         print_error(e.what());
+        return 2;
+    } catch (const std::filesystem::filesystem_error &e) {  // the environment: permissions, a full disk
+        print_error(e.what());
+        return 2;
+    } catch (const std::bad_alloc &) {
+        print_error("out of memory (a smaller --max-memory refuses such inputs before they are allocated)");
         return 2;
     } catch (const std::exception &e) {
         std::cerr << "flowhls: internal error: " << one_line(e.what()) << "\n";

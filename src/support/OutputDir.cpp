@@ -104,12 +104,13 @@ fs::path first_missing(const fs::path &dir) {
 
 OutputDir::OutputDir(const std::string &final_path) {
     if (final_path.empty()) throw Error("no output directory given");
-    fs::path p = fs::absolute(fs::path(final_path)).lexically_normal();
+    std::error_code ec;
+    fs::path p = fs::absolute(fs::path(final_path), ec).lexically_normal();
+    if (ec) throw Error("cannot write output directory '" + final_path + "': " + ec.message());
     if (p.filename().empty()) p = p.parent_path();
     final_ = p.string();
     fs::path parent = p.parent_path();
     std::string where = "cannot write output directory '" + final_path + "': ";
-    std::error_code ec;
     fs::path missing = first_missing(parent);
     fs::path existing = missing.empty() ? parent : missing.parent_path();
     std::string problem = stat_problem(existing.string());

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -39,6 +40,8 @@ Command synth_command(CLI::App &app);
 CLI::Validator number_in(double lo, double hi);
 /// A finite number >= 0.
 CLI::Validator non_negative_number();
+/// A whole number written in decimal digits, in [lo, hi].
+CLI::Validator whole_number_in(uint64_t lo, uint64_t hi);
 /// A non-empty string.
 CLI::Validator non_empty();
 /// A memory size ("8G", "512M", "100000"), replaced by its number of bytes.

@@ -243,7 +243,7 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
         ->check(non_empty());
     c->add_option("-t,--target", a.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")
         ->capture_default_str();
-    c->add_option("--seed", a.seed, "seed of the random test inputs")->check(CLI::NonNegativeNumber)->capture_default_str();
+    c->add_option("--seed", a.seed, "seed of the random test inputs")->check(whole_number_in(0, UINT64_MAX))->capture_default_str();
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
     c->add_option("--max-memory", a.max_memory,

@@ -85,7 +85,7 @@ Command conformance_command(CLI::App &app) {
                     "suite to run (repeatable; default: node, pytorch-converted, pytorch-operator, simple)")
         ->allow_extra_args(false);
     sub->add_option("--filter", o.filters, "only cases whose name contains this (repeatable)")->allow_extra_args(false);
-    sub->add_option("-j,--jobs", o.jobs, "cases run at a time")->check(CLI::Range(1, 256))->capture_default_str();
+    sub->add_option("-j,--jobs", o.jobs, "cases run at a time")->check(whole_number_in(1, 256))->capture_default_str();
     sub->add_option("--timeout", o.timeout_seconds, "seconds per case")
         ->check(number_in(1.0, 86400.0))
         ->capture_default_str();

@@ -14,6 +14,9 @@
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
+#include <iostream>
+#include <sstream>
+
 namespace flowhls::onnx_import {
 
 onnx::ModelProto read_model(const std::string &path) {
@@ -38,11 +41,30 @@ int default_opset(const onnx::ModelProto &m) {
     return 0;
 }
 
+namespace {
+
+// While it lives, what libonnx writes to std::cerr (warnings such as "Checker does not support
+// models with experimental ops") is dropped: flowhls reports one line per error itself.
+class QuietLibonnx {
+public:
+    QuietLibonnx() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
+    ~QuietLibonnx() { std::cerr.rdbuf(saved_); }
+    QuietLibonnx(const QuietLibonnx &) = delete;
+    QuietLibonnx &operator=(const QuietLibonnx &) = delete;
+
+private:
+    std::ostringstream sink_;
+    std::streambuf *saved_;
+};
+
+}  // namespace
+
 std::string node_label(const onnx::NodeProto &n, int index) {
     return n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
 }
 
 int check_and_convert(onnx::ModelProto &model, const std::string &path) {
+    QuietLibonnx quiet;
     try {
         onnx::checker::check_model(model);
     } catch (const std::exception &e) {
@@ -68,6 +90,7 @@ int check_and_convert(onnx::ModelProto &model, const std::string &path) {
 }
 
 void infer_shapes(onnx::ModelProto &model, const std::string &path) {
+    QuietLibonnx quiet;
     try {
         onnx::shape_inference::InferShapes(model);
     } catch (const std::exception &e) {
@@ -131,6 +154,7 @@ void check_formals(const onnx::NodeProto &n, const std::string &label, bool outp
         auto it = types.find(names.Get(k));
         if (names.Get(k).empty() || it == types.end() || it->second.elem_type == 0) continue;
         int elem = it->second.elem_type;
+        if (!onnx::TensorProto::DataType_IsValid(elem)) continue;  // validate_model refused those
         onnx::TypeProto type;
         type.mutable_tensor_type()->set_elem_type(elem);
         std::string what = std::string(outputs ? "output" : "input") + " '" + names.Get(k) + "'";

@@ -90,12 +90,17 @@ Halide::Buffer<> make_buffer(Halide::Type type, const std::vector<int64_t> &shap
     for (int64_t d : shape) {
         if (d < 0) throw Unsupported("negative tensor dimension " + std::to_string(d));
     }
-    if (checked_bytes(shape, type.bytes(), kMaxTensorBytes) < 0) {
+    // Halide computes strides from every extent: the nonzero ones must fit even in an empty tensor.
+    std::vector<int64_t> nonzero;
+    for (int64_t d : shape) {
+        if (d != 0) nonzero.push_back(d);
+    }
+    if (checked_bytes(nonzero, type.bytes(), kMaxTensorBytes) < 0) {
         throw Error("a tensor of shape " + shape_text(shape) + " would take more than " +
                     byte_size_text(kMaxTensorBytes) + ", the most one tensor may hold");
     }
     Halide::Buffer<> b(type, halide_extents(shape));
-    std::memset(b.data(), 0, b.size_in_bytes());
+    if (b.size_in_bytes() > 0) std::memset(b.data(), 0, b.size_in_bytes());
     return b;
 }
 
@@ -209,7 +214,7 @@ Halide::Buffer<> tensor_to_buffer(const TensorProto &t, const std::string &what)
     std::vector<int64_t> dims = tensor_dims(t);
     Halide::Buffer<> b = make_buffer(type, dims);
     if (t.has_raw_data()) {
-        std::memcpy(b.data(), t.raw_data().data(), b.size_in_bytes());
+        if (b.size_in_bytes() > 0) std::memcpy(b.data(), t.raw_data().data(), b.size_in_bytes());
         return b;
     }
     switch (t.data_type()) {
@@ -348,7 +353,7 @@ TestTensor parse_npy(const std::string &bytes, const std::string &path) {
                     std::to_string(need) + " bytes), the file holds " + std::to_string(have));
     }
     out.values = make_buffer(type, out.shape);
-    std::memcpy(out.values.data(), bytes.data() + start + header_len, static_cast<size_t>(need));
+    if (need > 0) std::memcpy(out.values.data(), bytes.data() + start + header_len, static_cast<size_t>(need));
     return out;
 }
 

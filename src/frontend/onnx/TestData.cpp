@@ -12,18 +12,31 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The files `prefix`N.pb of `dir`, by N.
+// The files `prefix`N.pb of `dir` (N decimal), by N; N must run from 0 without gaps or repeats.
 std::vector<std::string> sorted_files(const fs::path &dir, const std::string &prefix) {
-    std::vector<std::pair<int, std::string>> found;
+    std::vector<std::pair<long, std::string>> found;
     std::error_code ec;
     for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
         std::string n = e.path().filename().string();
-        if (n.rfind(prefix, 0) != 0 || e.path().extension() != ".pb") continue;
-        found.emplace_back(std::atoi(n.c_str() + prefix.size()), e.path().string());
+        if (n.size() <= prefix.size() + 3 || n.rfind(prefix, 0) != 0 || e.path().extension() != ".pb") continue;
+        std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - 3);
+        if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) {
+            throw Error("test data directory '" + dir.string() + "': '" + n + "' is not numbered " +
+                        prefix + "0.pb, " + prefix + "1.pb, ...");
+        }
+        found.emplace_back(std::stol(digits), n);
     }
+    if (ec) throw Error("cannot read test data directory '" + dir.string() + "': " + ec.message());
     std::sort(found.begin(), found.end());
     std::vector<std::string> out;
-    for (auto &f : found) out.push_back(f.second);
+    for (size_t i = 0; i < found.size(); i++) {
+        if (found[i].first != static_cast<long>(i)) {
+            throw Error("test data directory '" + dir.string() + "' has " + found[i].second + " but no " + prefix +
+                        std::to_string(i) + ".pb");
+        }
+        out.push_back((dir / found[i].second).string());
+    }
     return out;
 }
 

@@ -22,7 +22,14 @@ const std::set<std::string> kSwitches = {
     "ceil_mode",  "count_include_pad", "transA",     "transB",        "keepdims",        "select_last_index",
     "noop_with_empty_axes", "training_mode", "fmod", "detect_negative", "detect_positive", "exclusive",
     "reverse",    "upper",             "largest",    "sorted",        "storage_order",   "allowzero",
-    "center_point_box", "new_axis"};
+    "center_point_box", "new_axis", "scan_input_directions", "scan_output_directions"};
+
+// Attributes that name axes of a tensor. A rank is far below 2^31, and libonnx's shape
+// inference narrows some of them to int (LayerNormalization's axis of 2^31 became an index of
+// -2^31): each value must be within +-(2^31 - 1).
+const std::set<std::string> kAxisAttributes = {"axis",       "axes",       "perm",
+                                               "batch_axis", "time_axis",  "batch_dims",
+                                               "scan_input_axes", "scan_output_axes"};
 
 // Ops whose window attributes (kernel_shape, strides, dilations, pads, group) are checked.
 const std::set<std::string> kWindowOps = {"Conv",        "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
@@ -153,9 +160,14 @@ private:
         }
     }
 
-    // A shape recorded for a value: every dimension in [0, 2^31).
+    // A type recorded for a value: a known element type, every dimension in [0, 2^31).
     void value_shape(const onnx::ValueInfoProto &v, const char *what) {
-        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+        if (!v.type().has_tensor_type()) return;
+        int elem = v.type().tensor_type().elem_type();
+        if (!onnx::TensorProto::DataType_IsValid(elem)) {
+            fail(std::string(what) + " '" + v.name() + "' has an unknown element type (" + std::to_string(elem) + ")");
+        }
+        if (!v.type().tensor_type().has_shape()) return;
         for (const onnx::TensorShapeProto_Dimension &d : v.type().tensor_type().shape().dim()) {
             if (!d.has_dim_value()) continue;
             if (d.dim_value() < 0 || d.dim_value() > kMaxExtent) {
@@ -237,6 +249,9 @@ private:
         if (kSwitches.count(name)) {
             for (int64_t v : values()) require(v == 0 || v == 1, "it must be 0 or 1");
         }
+        if (kAxisAttributes.count(name)) {
+            for (int64_t v : values()) require(v >= -kMaxExtent && v <= kMaxExtent, "an axis is within +-(2^31 - 1)");
+        }
         if (kWindowOps.count(n.op_type())) {
             if (name == "kernel_shape" || name == "strides" || name == "dilations" || name == "output_shape") {
                 for (int64_t v : values()) require(v >= 1 && v <= kMaxExtent, "each value must be positive (and below 2^31)");
@@ -252,6 +267,11 @@ private:
         if (name == "size" && n.op_type() == "LRN") require(a.i() >= 1 && a.i() <= kMaxExtent, "it must be positive");
         if (name == "split" && n.op_type() == "Split") {
             for (int64_t v : values()) require(v >= 0 && v <= kMaxExtent, "each value must be >= 0");
+        }
+        // A count libonnx sizes vectors by (2^31 scan inputs took 23 GB before the OOM killer).
+        if (name == "num_scan_inputs" && n.op_type() == "Scan") {
+            require(a.i() >= 1 && a.i() <= n.input_size(), "it must be between 1 and the node's " +
+                                                                std::to_string(n.input_size()) + " input(s)");
         }
         if (name == "p" && n.op_type() == "LpNormalization") require(a.i() == 1 || a.i() == 2, "it must be 1 or 2");
     }

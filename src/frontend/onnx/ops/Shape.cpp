@@ -186,7 +186,7 @@ void convert_constant(NodeContext &ctx) {
     } else if (ctx.has_attr("value_floats")) {
         std::vector<float> v = ctx.attr_floats("value_floats");
         Halide::Buffer<> b = make_buffer(Halide::Float(32), {static_cast<int64_t>(v.size())});
-        std::memcpy(b.data(), v.data(), v.size() * sizeof(float));
+        if (!v.empty()) std::memcpy(b.data(), v.data(), v.size() * sizeof(float));
         ctx.set_constant_output(0, b, {static_cast<int64_t>(v.size())}, TensorProto::FLOAT);
     } else if (ctx.has_attr("value_ints")) {
         std::vector<int64_t> v = ctx.attr_ints("value_ints");
