@@ -471,7 +471,7 @@ FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, c
     if (!filter.directives.empty()) context.directives = &filter.directives;
     Storage local_storage;
     for (const Buffer &b : graph.buffers) {
-        if (b.scalar || (b.partition.enabled && b.partition.kind == PartitionKind::Complete)) registers.insert(b.name);
+        if (b.is_scalar() || (b.partition.enabled && b.partition.kind == PartitionKind::Complete)) registers.insert(b.name);
         context.arrays[b.name] = ArrayInfo{b.partition, b.size()};
     }
     for (const LocalBuffer &l : filter.locals) {
@@ -544,7 +544,7 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         if (b.kind == BufferKind::Constant) {
             ChannelEstimate c;
             c.name = b.name;
-            c.kind = "rom";
+            c.kind = channel_kind_name(b.channel);
             c.words = b.size();
             Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
             c.bram18k = st.bram18k;
@@ -557,8 +557,8 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         ChannelEstimate c;
         c.name = b.name;
         c.reason = b.channel_reason;
-        if (b.stream) {
-            c.kind = "stream";
+        if (b.is_stream()) {
+            c.kind = "stream";  // with or without a line buffer (a local of the consumer)
             c.words = b.stream_depth;
             if (b.stream_depth * b.type.bits() > device.register_threshold_bits) {
                 c.bram18k = bram18k_for(b.stream_depth, b.type.bits());
@@ -567,10 +567,10 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
             d.channels.push_back(c);
             continue;
         }
-        int copies = d.dataflow ? 2 : 1;
-        c.kind = b.scalar ? "scalar" : d.dataflow ? "ping-pong" : "array";
-        c.words = b.size() * (b.scalar ? 1 : copies);
-        if (!b.scalar) {
+        int copies = b.channel == ChannelKind::PingPong ? 2 : 1;
+        c.kind = channel_kind_name(b.channel);
+        c.words = b.size() * copies;
+        if (!b.is_scalar()) {
             Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
             c.bram18k = st.bram18k * copies;
             d.total.ff += st.ff * copies;

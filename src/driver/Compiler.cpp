@@ -1,5 +1,6 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
+#include "graph/GraphText.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
 #include "analysis/QorEstimator.h"
@@ -227,9 +228,11 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.lut = estimate.total.lut;
     result.ff = estimate.total.ff;
     for (const Buffer &b : graph.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
         result.intermediate_words += b.size();
-        if (b.stream) result.channel_words += b.stream_depth + (b.line_buffer.applied ? b.line_buffer_words : 0);
+        if (b.is_stream()) {
+            result.channel_words += b.stream_depth + (b.channel == ChannelKind::LineBufferedStream ? b.line_buffer_words : 0);
+        }
         else result.channel_words += b.size();
         if (b.line_buffer_words > 0) {
             result.line_buffer_words += b.line_buffer_words;

@@ -1,5 +1,6 @@
 // html_report / dataflow_dot: the HTML form of the report, with the graph as inline SVG.
 #include "emit/HtmlReport.h"
+#include "ir/IRText.h"
 #include "support/Process.h"
 
 #include <cstdio>
@@ -56,7 +57,7 @@ std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
        << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     for (const Buffer &b : g.buffers) {
         if (b.kind == BufferKind::Intermediate) continue;
-        os << "  \"arg_" << b.name << "\" [shape=ellipse, label=\"" << b.name << "\\n" << type_name(b.type) << " x "
+        os << "  \"arg_" << b.name << "\" [shape=ellipse, label=\"" << b.name << "\\n" << type_text(b.type) << " x "
            << b.size() << "\"];\n";
     }
     for (size_t i = 0; i < g.filters.size(); i++) {
@@ -65,7 +66,7 @@ std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
            << "\\n" << latency << " cycles\"];\n";
     }
     for (const Buffer &b : g.buffers) {
-        std::string label = b.name + "\\n" + type_name(b.type) + " x " + std::to_string(b.size());
+        std::string label = b.name + "\\n" + type_text(b.type) + " x " + std::to_string(b.size());
         for (int p : b.producers) {
             if (b.kind == BufferKind::Output) {
                 os << "  \"f" << p << "\" -> \"arg_" << b.name << "\";\n";

@@ -54,8 +54,8 @@ std::vector<const Buffer *> call_parameters(const FilterGraph &g, const Filter &
 std::string stream_type(const Buffer &b) { return "hls::stream<" + c_type(b.type) + ">"; }
 
 std::string parameter(const Filter &f, const Buffer &b, bool streams) {
-    if (b.scalar) return c_type(b.type) + " " + b.name;  // by value
-    if (streams && b.stream) return stream_type(b) + " &" + b.name;
+    if (b.is_scalar()) return c_type(b.type) + " " + b.name;  // by value
+    if (streams && b.is_stream()) return stream_type(b) + " &" + b.name;
     return array_parameter(b, !contains(f.writes, b.name));
 }
 
@@ -63,8 +63,8 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
     for (const Buffer &b : g.buffers) {
-        if (b.scalar) scalars.insert(b.name);
-        if (style.streams && b.stream) streams.insert(b.name);
+        if (b.is_scalar()) scalars.insert(b.name);
+        if (style.streams && b.is_stream()) streams.insert(b.name);
     }
     for (const LocalBuffer &l : f.locals) {
         if (l.scalar) scalars.insert(l.name);
@@ -172,7 +172,7 @@ std::string array_parameter(const Buffer &b, bool read_only) {
 
 std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &style) {
     for (const Buffer &b : g.buffers) {
-        if (b.stream && !style.streams) {
+        if (b.is_stream() && !style.streams) {
             throw std::logic_error("emit_kernel: buffer " + b.name + " is a stream but the target has no FIFOs");
         }
     }
@@ -196,7 +196,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
       << " filter(s) called from the top function.\n"
       << "#include \"kernel.h\"\n#include \"flowhls_math.h\"\n";
     bool any_stream = false;
-    for (const Buffer &b : g.buffers) any_stream |= style.streams && b.stream && b.kind == BufferKind::Intermediate;
+    for (const Buffer &b : g.buffers) any_stream |= style.streams && b.is_stream() && b.kind == BufferKind::Intermediate;
     if (any_stream) k << "#include <hls_stream.h>\n";
     k << "\n";
     for (const Filter &f : g.filters) print_filter(g, f, style, k);
@@ -247,17 +247,17 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     }
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
-        if (style.streams && b.stream) {
+        if (style.streams && b.is_stream()) {
             k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
             if (style.vitis_pragmas) k << "#pragma HLS STREAM variable=" << b.name << " depth=" << b.stream_depth << "\n";
             continue;
         }
         // Large arrays are static: a C simulation's stack cannot hold them.
-        bool is_static = !b.scalar && b.size() * b.type.bytes() > kStaticArrayBytes;
+        bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
         k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
-        if (!b.scalar) k << "[" << b.size() << "]";
+        if (!b.is_scalar()) k << "[" << b.size() << "]";
         k << ";\n";
-        if (style.vitis_pragmas && !b.scalar) k << vitis_partition_pragma(b.name, b.partition);
+        if (style.vitis_pragmas && !b.is_scalar()) k << vitis_partition_pragma(b.name, b.partition);
     }
     for (const Filter &f : g.filters) {
         k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";

@@ -1,5 +1,6 @@
 // run_pipeline: the FilterGraph passes, in order; logs, times and dumps each.
 #include "transforms/Pipeline.h"
+#include "graph/GraphText.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,11 +8,11 @@
 #include <iomanip>
 #include <ostream>
 
-#include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
 #include "graph/Verify.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
+#include "transforms/CheckDataflow.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 #include "transforms/HoistInvariants.h"
@@ -35,18 +36,6 @@ struct PassEntry {
     /// Emission depends on it: it cannot be disabled.
     bool required = false;
 };
-
-PassResult check_dataflow(FilterGraph &graph) {
-    DataflowVerdict before = graph.dataflow;
-    graph.dataflow = check_dataflow_legality(graph);
-    if (graph.dataflow_disabled) {
-        graph.dataflow.legal = false;
-        graph.dataflow.reason = "the dataflow directive turns the dataflow region of " + graph.name + " off";
-    }
-    PassResult r;
-    r.changed = before.legal != graph.dataflow.legal || before.reason != graph.dataflow.reason;
-    return r;
-}
 
 using PassFunction = std::function<PassResult(FilterGraph &, const PipelineOptions &)>;
 
@@ -118,15 +107,17 @@ std::vector<PassInfo> pipeline_passes() {
     return out;
 }
 
-void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
-    check_names(options.dump_after, "--dump-after", true);
-    check_names(options.disabled, "--disable-pass", false);
-    for (const PassEntry &pass : passes()) {
-        if (pass.required && contains(options.disabled, pass.info.name)) {
-            throw Error("--disable-pass: pass '" + pass.info.name +
-                        "' is required for code generation and cannot be disabled");
-        }
+namespace {
+
+const PassEntry &find_pass(const std::string &name) {
+    for (const PassEntry &p : passes()) {
+        if (p.info.name == name) return p;
     }
+    throw std::logic_error("no pass " + name);
+}
+
+// Runs `list` in order with the pipeline's logging, timing, verification and dumps.
+void run_list(FilterGraph &graph, const std::vector<const PassEntry *> &list, const PipelineOptions &options) {
     VerifyOptions verify;
     if (options.verify_each) {
         // Names are checked as C identifiers once legalize-names has run, or from the start
@@ -135,14 +126,10 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
         if (!verify_graph(graph, verify).empty()) verify.c_identifiers = false;
         check_graph(graph, verify, "(input of the pipeline)");
     }
-    for (const PassEntry &pass : passes()) {
-        const std::string &name = pass.info.name;
-        if (contains(options.disabled, name)) {
-            if (options.log && options.time_passes) *options.log << "pass " << name << ": disabled\n";
-            continue;
-        }
+    for (const PassEntry *pass : list) {
+        const std::string &name = pass->info.name;
         auto start = std::chrono::steady_clock::now();
-        PassResult r = pass.run(graph, options);
+        PassResult r = pass->run(graph, options);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (options.log && options.time_passes) {
             *options.log << "pass " << std::left << std::setw(20) << name << std::right << std::fixed
@@ -158,6 +145,36 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
                           << print_graph(graph);
         }
     }
+}
+
+}  // namespace
+
+void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
+    check_names(options.dump_after, "--dump-after", true);
+    check_names(options.disabled, "--disable-pass", false);
+    for (const PassEntry &pass : passes()) {
+        if (pass.required && contains(options.disabled, pass.info.name)) {
+            throw Error("--disable-pass: pass '" + pass.info.name +
+                        "' is required for code generation and cannot be disabled");
+        }
+    }
+    std::vector<const PassEntry *> list;
+    for (const PassEntry &pass : passes()) {
+        if (!contains(options.disabled, pass.info.name)) {
+            list.push_back(&pass);
+        } else if (options.log && options.time_passes) {
+            *options.log << "pass " << pass.info.name << ": disabled\n";
+        }
+    }
+    run_list(graph, list, options);
+}
+
+void run_passes(FilterGraph &graph, const std::vector<std::string> &names, const PipelineOptions &options) {
+    check_names(names, "--pass", false);
+    check_names(options.dump_after, "--dump-after", true);
+    std::vector<const PassEntry *> list;
+    for (const std::string &n : names) list.push_back(&find_pass(n));
+    run_list(graph, list, options);
 }
 
 }  // namespace flowhls

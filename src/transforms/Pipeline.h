@@ -49,4 +49,9 @@ std::vector<PassInfo> pipeline_passes();
 /// options.verify_each finds an invalid graph.
 void run_pipeline(FilterGraph &graph, const PipelineOptions &options);
 
+/// Contract: runs the passes named in `names`, in that order (a name may repeat), on `graph`,
+/// as run_pipeline runs them (options.disabled is ignored): what flowhls-opt does. Throws
+/// flowhls::Error for an unknown pass name.
+void run_passes(FilterGraph &graph, const std::vector<std::string> &names, const PipelineOptions &options);
+
 }  // namespace flowhls

@@ -1,5 +1,6 @@
 // emit_project_files: testbench, Makefile, Vitis script, README and report of a project.
 #include "emit/testbench/TestbenchEmitter.h"
+#include "ir/IRText.h"
 #include "emit/CPrinter.h"
 #include "emit/KernelEmitter.h"
 #include "support/Npy.h"
@@ -133,7 +134,7 @@ std::vector<std::string> user_directive_lines(const FilterGraph &g, HlsTarget ta
     }
     for (const Buffer &b : g.buffers) {
         if (b.partition.enabled && !b.partition.inferred) {
-            if (b.stream) out.push_back("not applied: partition of " + b.name + ": it is a FIFO stream");
+            if (b.is_stream()) out.push_back("not applied: partition of " + b.name + ": it is a FIFO stream");
             else line("partition of " + b.name + ": " + b.partition.reason, false, "");
         }
         if (b.channel_request == ChannelRequest::Stream) {
@@ -162,7 +163,7 @@ std::string report(const FilterGraph &g, HlsTarget target) {
     }
     os << "\nBuffers:\n";
     for (const Buffer &b : g.buffers) {
-        os << "  " << b.name << ": " << buffer_kind_name(b.kind) << ", " << type_name(b.type) << " x " << b.size()
+        os << "  " << b.name << ": " << buffer_kind_name(b.kind) << ", " << type_text(b.type) << " x " << b.size()
            << "\n";
     }
     int pipelined = 0;
