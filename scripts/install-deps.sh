@@ -10,6 +10,10 @@ PACKAGES=(
   graphviz
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-onnx python3-numpy python3-torch python3-torchvision
+  # PandA-Bambu at run time (flowhls synth, tests/synth): clang-16 is its front end, it compiles
+  # for -m32 and links several sources with llvm-link-16, its clang plugins need libbdd; Verilator
+  # runs the RTL co-simulation.
+  clang-16 llvm-16 gcc-multilib g++-multilib libc6-dev-i386 libbdd0c2 verilator
 )
 
 SUDO=""

@@ -106,5 +106,7 @@ private:
 /// Reads a JSON schedule file (format in docs/directives.md), keyed by Func / ONNX node output
 /// name. Throws flowhls::Error naming the file and the entry for anything malformed.
 HlsSchedule read_directives_json(const std::string &path);
+/// The same for the text of such a file, `path` naming it in messages.
+HlsSchedule parse_directives_json(const std::string &text, const std::string &path);
 
 }  // namespace flowhls

@@ -36,6 +36,10 @@ struct OnnxImportOptions {
     bool fold_batchnorm = true;
     /// Name of the kernel; default: the model file's name made a C identifier.
     std::string kernel_name;
+    /// The most bytes the model's tensors may take together (initializers, inputs and every
+    /// node's output, as the JIT reference and the testbench hold them); a model that needs
+    /// more is refused before anything is allocated. 0: half the physical memory.
+    int64_t max_memory_bytes = 0;
 };
 
 /// A node of a model that flowhls cannot compile, and why.
@@ -61,11 +65,13 @@ private:
     std::string summary_;
 };
 
-/// Contract: loads the ONNX model at `path` (checker, conversion to kKonnxTargetOpset, shape
-/// inference), checks every node against the converter table (throwing UnsupportedModelError
-/// listing all unsupported nodes before any conversion), converts the graph into Halide Funcs
-/// (one compute_root Func per op, initializers as constant inputs), and attaches the test data.
-/// Throws flowhls::Error for malformed files, dynamic shapes and bad test data.
+/// Contract: loads the ONNX model at `path` (structural validation before any libonnx call,
+/// checker, conversion to kOnnxTargetOpset, shape inference), checks types and every node
+/// against the converter table (throwing UnsupportedModelError listing all unsupported nodes
+/// before any conversion), converts the graph into Halide Funcs (one compute_root Func per
+/// op, initializers as constant inputs) within the memory budget, and attaches the test data.
+/// Throws flowhls::Error for malformed or invalid files, dynamic shapes, models over the
+/// budget and bad test data; never crashes on a hostile file.
 HalideProgram import_onnx(const std::string &path, const OnnxImportOptions &options);
 
 /// The ONNX op types (default domain) the converter table covers, sorted.

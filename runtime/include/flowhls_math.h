@@ -11,18 +11,20 @@
 #include <stdbool.h>
 #endif
 
-/* Euclidean division and modulo of signed integers (the remainder is never negative),
- * x / 0 == 0 and x % 0 == 0, as in Halide. */
+/* Euclidean division and modulo of signed integers (the remainder is never negative), as
+ * in Halide, and total like Halide's: x / 0 == 0, x % 0 == 0, and the most negative value
+ * divided by -1 wraps to itself (remainder 0), so no division traps. */
 #define FLOWHLS_SIGNED_OPS(S, T, UT, W)                                                 \
     static inline T flowhls_div_##S(T a, T b) {                                        \
         if (b == 0) return 0;                                                          \
+        if (b == -1) return (T)(0 - (UT)a);                                            \
         T q = (T)(a / b);                                                              \
         T r = (T)(a - q * b);                                                          \
         if (r < 0) q = (T)(b > 0 ? q - 1 : q + 1);                                     \
         return q;                                                                      \
     }                                                                                  \
     static inline T flowhls_mod_##S(T a, T b) {                                        \
-        if (b == 0) return 0;                                                          \
+        if (b == 0 || b == -1) return 0;                                               \
         T r = (T)(a % b);                                                              \
         if (r < 0) r = (T)(b > 0 ? r + b : r - b);                                     \
         return r;                                                                      \

@@ -6,6 +6,7 @@
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
 #include "emit/QorReport.h"
+#include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
@@ -18,6 +19,7 @@
 #include "transforms/Pipeline.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <iostream>
 
@@ -132,6 +134,8 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
     Device device = load_device(options.device, options.clock_mhz);
+    // A part PandA-Bambu has no characterization of is refused before any work.
+    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
 
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
@@ -209,6 +213,12 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     CompileResult result;
     for (const EmittedFile &f : files) {
         out.write(f.path, f.contents);
+        if (f.executable) {
+            std::filesystem::permissions(std::filesystem::path(out.staging_path()) / f.path,
+                                         std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                             std::filesystem::perms::others_exec,
+                                         std::filesystem::perm_options::add);
+        }
         result.files.push_back(f.path);
     }
     out.commit();

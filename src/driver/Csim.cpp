@@ -1,14 +1,18 @@
-// run_csim: builds a generated project's testbench with its Makefile and runs it.
+// run_csim: checks that a project holds the code flowhls wrote, builds its testbench with its
+// Makefile and runs it.
 #include "flowhls/Csim.h"
 #include "flowhls/Error.h"
-#include "support/OutputDir.h"
-#include "support/Process.h"
 #include "frontend/onnx/TensorData.h"
 #include "support/Npy.h"
+#include "support/OutputDir.h"
+#include "support/Paths.h"
+#include "support/Process.h"
+#include "support/Sha256.h"
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace flowhls {
@@ -35,22 +39,35 @@ std::string verdict_line(const std::string &log) {
 
 bool o_has_custom_data(const CsimOptions &o) { return !o.inputs.empty() || !o.expected.empty(); }
 
+// The data files data/manifest.txt lists, by kind ("input", "output"), in program order.
+void read_data_manifest(const std::string &dir, std::vector<std::string> *inputs, std::vector<std::string> *outputs) {
+    std::string path = (fs::path(dir) / "data" / "manifest.txt").string();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        throw Error("'" + dir + "' has no data/manifest.txt; recompile it to use --inputs/--expected");
+    }
+    std::istringstream in(read_file_bytes(path, "data manifest", 1 << 20));
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string kind, file;
+        fields >> kind >> file;
+        bool plain = file.rfind("data/", 0) == 0 && file.find('/', 5) == std::string::npos && file.size() > 9 &&
+                     file.compare(file.size() - 4, 4, ".npy") == 0 && file.find("..") == std::string::npos;
+        if ((kind != "input" && kind != "output") || !plain) {
+            throw Error("'" + path + "' is not a data manifest flowhls writes (line '" + line + "')");
+        }
+        (kind == "input" ? inputs : outputs)->push_back(file);
+    }
+}
+
 // A data directory holding the project's data with `inputs` and `expected` replacing the
 // files data/manifest.txt lists; returns its path relative to the project.
 std::string custom_data(const std::string &dir, const CsimOptions &o) {
     fs::path project(dir);
-    std::ifstream in(project / "data" / "manifest.txt");
-    if (!in) throw Error("'" + dir + "' has no data/manifest.txt; recompile it to use --inputs/--expected");
     std::vector<std::string> input_files, output_files;
-    std::string kind, file;
-    while (in >> kind) {
-        if (kind == "#") {
-            std::getline(in, file);
-            continue;
-        }
-        in >> file;
-        (kind == "input" ? input_files : output_files).push_back(file);
-    }
+    read_data_manifest(dir, &input_files, &output_files);
     if (!o.inputs.empty() && o.inputs.size() != input_files.size()) {
         throw Error("--inputs gives " + std::to_string(o.inputs.size()) + " file(s); the kernel has " +
                     std::to_string(input_files.size()) + " input(s)");
@@ -63,23 +80,18 @@ std::string custom_data(const std::string &dir, const CsimOptions &o) {
     fs::remove_all(custom);
     fs::create_directories(custom);
     for (const fs::directory_entry &e : fs::directory_iterator(project / "data")) {
-        fs::copy_file(e.path(), custom / e.path().filename(), fs::copy_options::overwrite_existing);
+        if (e.is_regular_file()) fs::copy_file(e.path(), custom / e.path().filename(), fs::copy_options::overwrite_existing);
     }
     auto replace = [&](const std::string &given, const std::string &target) {
         onnx_import::TestTensor t = onnx_import::read_test_tensor(given);
-        std::string current = project.string() + "/" + target;
-        std::ifstream old(current, std::ios::binary);
-        std::string header(128, '\0');
-        old.read(&header[0], 128);
+        onnx_import::TestTensor current = onnx_import::read_test_tensor((project / target).string());
         std::string descr = npy_descr(t.values.type());
-        if (header.find("'descr': '" + descr + "'") == std::string::npos) {
+        if (t.values.type() != current.values.type()) {
             throw Error("'" + given + "' holds " + descr + " values; " + target + " has another element type");
         }
-        size_t header_len = static_cast<unsigned char>(header[8]) | (static_cast<unsigned char>(header[9]) << 8);
-        uintmax_t count = (fs::file_size(current) - 10 - header_len) / t.values.type().bytes();
-        if (count != t.values.number_of_elements()) {
+        if (t.values.number_of_elements() != current.values.number_of_elements()) {
             throw Error("'" + given + "' holds " + std::to_string(t.values.number_of_elements()) + " values; " + target +
-                        " needs " + std::to_string(count));
+                        " needs " + std::to_string(current.values.number_of_elements()));
         }
         std::ofstream(custom / fs::path(target).filename(), std::ios::binary) << npy_bytes(t.values);
     };
@@ -88,14 +100,45 @@ std::string custom_data(const std::string &dir, const CsimOptions &o) {
     return "build/data-custom";
 }
 
+// csim compiles and runs the project's code: every file it may use (all but data/ and
+// build/) must be one flowhls wrote, unchanged, as the marker's manifest lists them.
+void check_project_files(const std::string &dir) {
+    std::map<std::string, std::string> manifest = read_project_manifest(dir);
+    if (!manifest.count("Makefile")) throw Error("'" + dir + "' is not a flowhls project (its manifest has no Makefile)");
+    for (const auto &f : manifest) {
+        if (f.first.rfind("data/", 0) == 0) continue;
+        fs::path path = fs::path(dir) / f.first;
+        std::error_code ec;
+        if (fs::is_symlink(path, ec) || !fs::is_regular_file(path, ec)) {
+            throw Error("'" + dir + "': " + f.first + ", which flowhls wrote, is missing or not a regular file");
+        }
+        if (sha256_hex(read_file_bytes(path.string(), "project file", int64_t(1) << 31)) != f.second) {
+            throw Error("'" + dir + "': " + f.first + " differs from what flowhls wrote; csim builds and runs only " +
+                        "code flowhls generated (run 'make csim' in the project to simulate your changes)");
+        }
+    }
+    fs::path root(dir);
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::string rel = fs::relative(it->path(), root, ec).string();
+        if (rel == "data" || rel == "build") {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_directory() && !it->is_symlink()) continue;
+        if (rel == kProjectMarker) continue;
+        if (!manifest.count(rel)) {
+            throw Error("'" + dir + "': " + rel + " was not written by flowhls; csim builds and runs only code " +
+                        "flowhls generated (remove it, or run 'make csim' in the project)");
+        }
+    }
+}
+
 }  // namespace
 
 CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw Error("'" + dir + "' is not a directory");
-    if (!fs::exists(fs::path(dir) / "Makefile", ec) || !fs::exists(fs::path(dir) / kProjectMarker, ec)) {
-        throw Error("'" + dir + "' is not a flowhls project (no Makefile or " + kProjectMarker + ")");
-    }
+    require_directory(dir, "project directory");
+    check_project_files(dir);
     std::ostream *echo = options.echo ? &std::cout : nullptr;
     const std::string binary = options.sanitize ? "build/csim-sanitize" : "build/csim";
     CsimResult result;

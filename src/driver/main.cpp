@@ -2,6 +2,8 @@
 #include "driver/cli/Command.h"
 #include "flowhls/Error.h"
 #include "flowhls/Onnx.h"
+#include "support/Interrupt.h"
+#include "support/Sizes.h"
 #include "support/Text.h"
 
 #include <cmath>
@@ -40,6 +42,17 @@ CLI::Validator non_empty() {
                           "TEXT");
 }
 
+CLI::Validator byte_size() {
+    return CLI::Validator(
+        [](std::string &text) -> std::string {
+            int64_t bytes = flowhls::parse_byte_size(text);
+            if (bytes <= 0) return "'" + text + "' is not a memory size such as 8G, 512M or 1000000";
+            text = std::to_string(bytes);
+            return "";
+        },
+        "SIZE");
+}
+
 std::string self_path() {
     std::error_code ec;
     std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -55,9 +68,15 @@ using flowhls::one_line;
 void print_error(const std::string &message) { std::cerr << "flowhls: error: " << one_line(message) << "\n"; }
 
 // A parse error of CLI11 as one line, with where to find help.
-int parse_error(const CLI::App &app, const CLI::ParseError &e) {
+int parse_error(const CLI::App &app, const CLI::ParseError &e, int argc, char **argv) {
     std::string help = "flowhls";
     for (const CLI::App *sub : app.get_subcommands()) help += " " + sub->get_name();
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
+        std::string commands;
+        for (const CLI::App *sub : app.get_subcommands({})) commands += (commands.empty() ? "" : ", ") + sub->get_name();
+        print_error("unknown command '" + std::string(argv[1]) + "' (commands: " + commands + ")");
+        return 2;
+    }
     print_error(std::string(e.what()) + " (see '" + help + " --help')");
     return 2;
 }
@@ -85,6 +104,8 @@ int run_guarded(const std::function<int()> &run) {
 
 int main(int argc, char **argv) {
     namespace cli = flowhls::cli;
+    // Staging directories are removed and children stopped when flowhls is interrupted.
+    flowhls::install_interrupt_cleanup();
     CLI::App app{"flowhls: compiles Halide pipelines into dataflow HLS designs and verifies them in C simulation"};
     app.set_version_flag("--version", std::string("flowhls ") + FLOWHLS_VERSION);
     app.require_subcommand(1);
@@ -92,7 +113,7 @@ int main(int argc, char **argv) {
         cli::examples_command(app),   cli::passes_command(app), cli::generators_command(app),
         cli::compile_command(app),    cli::devices_command(app), cli::onnx_ops_command(app),
         cli::bench_command(app),      cli::conformance_command(app), cli::report_command(app),
-        cli::csim_command(app),       cli::opt_command(app),
+        cli::csim_command(app),       cli::opt_command(app),     cli::synth_command(app),
     };
     try {
         app.parse(argc, argv);
@@ -103,7 +124,7 @@ int main(int argc, char **argv) {
     } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        return parse_error(app, e);
+        return parse_error(app, e, argc, argv);
     }
     for (const cli::Command &c : commands) {
         if (c.app->parsed()) return run_guarded(c.run);

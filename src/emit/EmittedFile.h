@@ -10,6 +10,8 @@ namespace flowhls {
 struct EmittedFile {
     std::string path;
     std::string contents;
+    /// Written with the execute bit (scripts).
+    bool executable = false;
 };
 
 }  // namespace flowhls

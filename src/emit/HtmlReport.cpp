@@ -51,6 +51,8 @@ std::string bar(double fraction) {
 
 }  // namespace
 
+std::string html_escape(const std::string &text) { return escape(text); }
+
 std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
     std::ostringstream os;
     os << "digraph \"" << g.name << "\" {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n"

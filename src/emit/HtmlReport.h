@@ -8,6 +8,9 @@
 
 namespace flowhls {
 
+/// `text` with &, <, > and " escaped for HTML.
+std::string html_escape(const std::string &text);
+
 /// The filter graph in Graphviz dot: filters as boxes (with their latency), buffers as
 /// edges labelled with name, type and size; kernel arguments as ellipses.
 std::string dataflow_dot(const FilterGraph &graph, const DesignEstimate &estimate);

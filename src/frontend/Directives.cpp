@@ -1,10 +1,11 @@
 // HlsSchedule (the HLS co-language's C++ API) and its JSON file form.
 #include "flowhls/Directives.h"
 #include "flowhls/Error.h"
+#include "support/Paths.h"
+#include "support/Text.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -22,17 +23,21 @@ class ScheduleReader {
 public:
     explicit ScheduleReader(std::string path) : path_(std::move(path)) {}
 
-    HlsSchedule read() {
-        std::ifstream in(path_);
-        if (!in) throw Error("cannot read directives file '" + path_ + "'");
+    HlsSchedule read() { return parse(read_file_bytes(path_, "directives file", 16 << 20)); }
+
+    HlsSchedule parse(const std::string &text) {
         json doc;
         try {
-            doc = json::parse(in);
-        } catch (const json::parse_error &e) {
-            throw Error("directives file '" + path_ + "' is not valid JSON: " + e.what());
+            doc = json::parse(text);
+        } catch (const json::exception &e) {  // syntax errors, numbers that overflow
+            throw Error("directives file '" + path_ + "' is not valid JSON: " + one_line(e.what()));
         }
         if (!doc.is_object()) fail("", "expected an object keyed by Func, kernel argument or kernel name");
-        for (auto it = doc.begin(); it != doc.end(); ++it) entry(it.key(), it.value());
+        try {
+            for (auto it = doc.begin(); it != doc.end(); ++it) entry(it.key(), it.value());
+        } catch (const json::exception &e) {
+            fail("", one_line(e.what()));
+        }
         return schedule_;
     }
 
@@ -319,5 +324,9 @@ HlsSchedule &HlsSchedule::add(Directive directive) {
 }
 
 HlsSchedule read_directives_json(const std::string &path) { return ScheduleReader(path).read(); }
+
+HlsSchedule parse_directives_json(const std::string &text, const std::string &path) {
+    return ScheduleReader(path).parse(text);
+}
 
 }  // namespace flowhls

@@ -1,5 +1,6 @@
 // run_process: fork/exec with a pipe collecting stdout and stderr.
 #include "support/Process.h"
+#include "support/Interrupt.h"
 
 #include <cerrno>
 #include <chrono>
@@ -24,7 +25,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
         return result;
     }
     if (pid == 0) {
-        if (timeout_seconds > 0) setpgid(0, 0);
+        setpgid(0, 0);  // its own process group: stopped as a whole on a timeout or an interrupt
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
@@ -39,6 +40,8 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
         (void)ignored;
         _exit(127);
     }
+    setpgid(pid, pid);  // also here, so that it holds before the group is used
+    CleanupProcessGroup interrupt_guard(pid);
     close(fds[1]);
     char buf[4096];
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);

@@ -19,8 +19,9 @@ struct ProcessResult {
 };
 
 /// Runs `argv` in directory `cwd` and waits for it. When `echo` is not null, the output is
-/// also copied there as it arrives. With `timeout_seconds` > 0 the child and its process group
-/// are killed when it runs longer.
+/// also copied there as it arrives. The child runs in a process group of its own: with
+/// `timeout_seconds` > 0 the group is killed when it runs longer, and an interrupt of flowhls
+/// (install_interrupt_cleanup) sends it SIGTERM.
 ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, std::ostream *echo,
                           double timeout_seconds = 0.0);
 

@@ -81,7 +81,7 @@ TEST(GeneratedScripts, BambuScriptIsValidShell) {
     // Without bambu on PATH the script says so instead of failing obscurely.
     ProcessResult run = run_process({"env", "PATH=/nonexistent", "/bin/sh", "run_bambu.sh"}, dir / "b", nullptr);
     EXPECT_EQ(run.status, 127) << run.output;
-    EXPECT_NE(run.output.find("bambu is not on PATH"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("PandA-Bambu (bambu) not found: put bambu on PATH"), std::string::npos) << run.output;
 }
 
 }  // namespace

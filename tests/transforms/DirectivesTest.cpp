@@ -211,7 +211,7 @@ TEST(Directives, BambuAppliesUnrollAndListsTheRest) {
     EXPECT_TRUE(has(k, "static inline __attribute__((always_inline)) void compute_sharpen(")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS interface port=input mode=m_axi offset=direct bundle=in\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS interface port=sharpened mode=axis\n")) << k;
-    EXPECT_TRUE(has(test::read_file(dir / "u/run_bambu.sh"), "--interface-type=INFER"));
+    EXPECT_TRUE(has(test::read_file(dir / "u/run_bambu.sh"), "--generate-interface=INFER"));
 }
 
 TEST(Directives, AxisOnAnInOrderOutputIsAccepted) {

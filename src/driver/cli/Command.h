@@ -33,6 +33,7 @@ Command onnx_ops_command(CLI::App &app);
 Command bench_command(CLI::App &app);
 Command conformance_command(CLI::App &app);
 Command opt_command(CLI::App &app);
+Command synth_command(CLI::App &app);
 
 /// CLI11 validators shared by the subcommands (their failures are parse errors, exit code 2).
 /// A finite number in [lo, hi].
@@ -41,10 +42,17 @@ CLI::Validator number_in(double lo, double hi);
 CLI::Validator non_negative_number();
 /// A non-empty string.
 CLI::Validator non_empty();
+/// A memory size ("8G", "512M", "100000"), replaced by its number of bytes.
+CLI::Validator byte_size();
 
 /// Prints a C simulation's verdict (and its log when it failed and was not echoed);
 /// returns the exit code: 0 passed, 1 failed.
 int print_csim_verdict(const CsimResult &result, bool verbose);
+
+/// Runs PandA-Bambu and Verilator on the --target bambu project in `dir` (flowhls synth),
+/// prints what they measured and returns the exit code: 0 when the RTL outputs equal the
+/// reference, 1 otherwise.
+int run_synth_and_print(const std::string &dir, const std::string &bambu, bool verbose);
 
 /// The path of this executable (for commands that run it again on each case).
 std::string self_path();

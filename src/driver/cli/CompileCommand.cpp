@@ -7,6 +7,8 @@
 #include "flowhls/Examples.h"
 #include "flowhls/Generators.h"
 #include "flowhls/Onnx.h"
+#include "flowhls/Synth.h"
+#include "support/Sizes.h"
 
 #include <iostream>
 #include <memory>
@@ -27,6 +29,9 @@ struct CompileArgs {
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
+    int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
+    bool synth = false;
+    std::string bambu;
 };
 
 // Splits "NAME=VALUE" of option `option`.
@@ -63,6 +68,7 @@ Named model_program(const CompileArgs &a) {
     o.fold_batchnorm = !a.no_fold_bn;
     o.specialize_shape_inputs = a.specialize;
     o.kernel_name = a.kernel_name;
+    o.max_memory_bytes = a.max_memory;
     HalideProgram p = import_onnx(a.model, o);
     std::string dir = "flowhls-out/" + p.name;
     return {std::move(p), "model " + a.model, dir};
@@ -131,9 +137,38 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     return o;
 }
 
+// The inputs and outputs of a program (the buffers the reference and the testbench hold) fit
+// one tensor's limit each and the memory budget together.
+void check_program_memory(const HalideProgram &p, int64_t budget) {
+    int64_t total = 0;
+    auto charge = [&](const std::string &what, Halide::Type type, const std::vector<int> &shape) {
+        int64_t bytes = checked_bytes(std::vector<int64_t>(shape.begin(), shape.end()), type.bytes(), kMaxTensorBytes);
+        if (bytes < 0) {
+            throw Error(what + " would take more than " + byte_size_text(kMaxTensorBytes) +
+                        ", the most one buffer may hold");
+        }
+        total += bytes;
+        if (total > budget) {
+            throw Error("the program's inputs and outputs need more than the memory budget of " +
+                        byte_size_text(budget) + " (" + what + " brings them to " + byte_size_text(total) +
+                        "); raise it with --max-memory");
+        }
+    };
+    for (const ProgramInput &in : p.inputs) charge("input '" + in.param.name() + "'", in.param.type(), in.shape);
+    for (const ProgramOutput &out : p.outputs) {
+        charge("output '" + out.func.name() + "'", out.func.defined() ? out.func.output_types()[0] : Halide::UInt(8),
+               out.shape);
+    }
+}
+
 int run_compile(const CompileArgs &a) {
+    if (a.synth) {
+        if (a.target != "bambu") throw Error("--synth runs PandA-Bambu: compile with --target bambu");
+        find_bambu(a.bambu);  // no Bambu: refused before compiling
+    }
     Named named = program_to_compile(a);
     HalideProgram &program = named.program;
+    check_program_memory(program, a.max_memory > 0 ? a.max_memory : default_memory_budget());
     if (!a.directives.empty()) {
         HlsSchedule file = read_directives_json(a.directives);
         for (const Directive &d : file.directives()) program.directives.add(d);
@@ -148,11 +183,14 @@ int run_compile(const CompileArgs &a) {
     summary << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
     summary << "  project:  " << r.output_dir << "\n";
     if (a.report) summary << "\n" << r.qor_report;
-    if (!a.csim) return 0;
-    CsimOptions co;
-    co.sanitize = a.sanitize;
-    co.echo = a.verbose;
-    return print_csim_verdict(run_csim(r.output_dir, co), a.verbose);
+    if (a.csim) {
+        CsimOptions co;
+        co.sanitize = a.sanitize;
+        co.echo = a.verbose;
+        int status = print_csim_verdict(run_csim(r.output_dir, co), a.verbose);
+        if (status != 0) return status;
+    }
+    return a.synth ? run_synth_and_print(r.output_dir, a.bambu, a.verbose) : 0;
 }
 
 // The options of the program: what to compile and how to build it.
@@ -166,8 +204,9 @@ void add_program_options(CLI::App *c, CompileArgs &a) {
                   "NAME=1x3x32x32: static shape of a model input or generator input/output, outermost first")
         ->allow_extra_args(false);
     c->add_option("--param", a.params, "KEY=VALUE: a GeneratorParam value")->allow_extra_args(false);
-    c->add_option("-s,--schedule", a.schedule, "schedule of the example (default: its first; random:SEED)");
-    c->add_option("--name", a.kernel_name, "kernel (top function) name");
+    c->add_option("-s,--schedule", a.schedule, "schedule of the example (default: its first; random:SEED)")
+        ->check(non_empty());
+    c->add_option("--name", a.kernel_name, "kernel (top function) name")->check(non_empty());
     c->add_option("--directives", a.directives,
                   "JSON file of HLS directives (pipeline, unroll, partition, stream, interface...; "
                   "see docs/directives.md)");
@@ -199,9 +238,14 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
         ->check(non_empty());
     c->add_option("-t,--target", a.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")
         ->capture_default_str();
-    c->add_option("--seed", a.seed, "seed of the random test inputs")->capture_default_str();
+    c->add_option("--seed", a.seed, "seed of the random test inputs")->check(CLI::NonNegativeNumber)->capture_default_str();
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
+    c->add_option("--max-memory", a.max_memory,
+                  "most memory the tensors of the program may take together, in bytes or with K, M, G, T "
+                  "(default: half the physical memory)")
+        ->transform(byte_size())
+        ->type_name("SIZE");
     c->add_option("--clock", a.clock_mhz, "clock frequency in MHz")->check(number_in(1.0, 10000.0))->capture_default_str();
     c->add_flag("--report", a.report, "print the QoR estimate (always written to report.txt and report.json)");
     c->add_flag("--dump-graph", a.dump_graph, "print the filter graph after extraction and at the end");
@@ -213,6 +257,8 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_flag("--csim", a.csim, "run the C simulation after compiling");
     c->add_flag("--sanitize", a.sanitize, "with --csim: simulate under AddressSanitizer and UBSan");
     c->add_flag("-v,--verbose", a.verbose, "print progress and the simulation output");
+    c->add_flag("--synth", a.synth, "then synthesize with PandA-Bambu and co-simulate the RTL (see 'synth')");
+    c->add_option("--bambu", a.bambu, "with --synth: the bambu executable or its install directory");
 }
 
 }  // namespace

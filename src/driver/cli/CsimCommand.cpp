@@ -3,8 +3,10 @@
 #include "driver/cli/Command.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Error.h"
+#include "support/OutputDir.h"
+#include "support/Paths.h"
 
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -54,11 +56,14 @@ Command report_command(CLI::App &app) {
     CLI::App *sub = app.add_subcommand("report", "print the report of a generated project (filters, dataflow, QoR)");
     sub->add_option("dir", *dir, "project directory written by 'flowhls compile'")->required();
     return {sub, [dir] {
-                std::ifstream in(*dir + "/report.txt");
-                if (!in || !std::ifstream(*dir + "/.flowhls-project")) {
+                require_directory(*dir, "project directory");
+                std::string report = *dir + "/report.txt";
+                std::error_code ec;
+                if (!std::filesystem::is_regular_file(report, ec) ||
+                    !std::filesystem::is_regular_file(*dir + "/" + kProjectMarker, ec)) {
                     throw Error("'" + *dir + "' is not a flowhls project with a report (no report.txt)");
                 }
-                std::cout << in.rdbuf();
+                std::cout << read_file_bytes(report, "report", 1 << 26);
                 return 0;
             }};
 }

@@ -15,7 +15,7 @@ struct ProjectSettings {
     HlsTarget target = HlsTarget::Vitis;
     /// Part for Vitis HLS and device for PandA-Bambu (the same FPGA).
     std::string vitis_part = "xc7z020clg400-1";
-    std::string bambu_device = "xc7z020,-1,clg400,VVD";
+    std::string bambu_device = "xc7z020-1clg484-VVD";
     double clock_mhz = 100.0;
     /// Default tolerance of the testbench's comparison (0 and 0: bit-exact).
     double atol = 0.0;

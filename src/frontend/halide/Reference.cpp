@@ -2,6 +2,7 @@
 #include "frontend/halide/Reference.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/JitTarget.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -63,11 +64,6 @@ bool same_bits(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
 }
 
 }  // namespace
-
-Halide::Target jit_target() {
-    Halide::Target t = Halide::get_host_target().with_feature(Halide::Target::StrictFloat);
-    return t.without_feature(Halide::Target::AVX512_SapphireRapids);
-}
 
 bool same_outputs(const ReferenceData &a, const ReferenceData &b) {
     if (a.outputs.size() != b.outputs.size()) return false;

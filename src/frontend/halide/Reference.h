@@ -8,12 +8,6 @@
 
 namespace flowhls {
 
-/// The target of every JIT run (reference outputs, constant folding): the host with
-/// strict_float, so the arithmetic is the one written. Without Halide 14's
-/// avx512_sapphirerapids feature, which it also detects on AMD Zen 4/5 (AVX512-VNNI and BF16)
-/// and which makes LLVM emit AVX512-FP16 instructions those processors do not have.
-Halide::Target jit_target();
-
 /// Inputs and outputs of one reference run, in program order.
 struct ReferenceData {
     std::vector<Halide::Buffer<>> inputs;

@@ -149,6 +149,8 @@ void NodeContext::mark_view(int i) {
 
 void NodeContext::unsupported(const std::string &reason) const { throw Unsupported(reason); }
 
+void NodeContext::invalid(const std::string &reason) const { throw InvalidNode(reason); }
+
 const ConverterTable &converter_table() {
     static const ConverterTable table = [] {
         ConverterTable t;

@@ -31,6 +31,9 @@ struct Tensor {
     /// may be specialized on (OnnxImportOptions::specialize_shape_inputs).
     Halide::Buffer<> test_value;
     bool graph_input = false;
+    /// How many views (reshape, squeeze...) are inlined into `func` in a row; the importer
+    /// makes a view a filter of its own beyond kMaxViewChain, so expressions stay shallow.
+    int view_depth = 0;
 
     int rank() const { return static_cast<int>(shape.size()); }
     int64_t size() const;
@@ -44,6 +47,25 @@ class Unsupported : public Error {
 public:
     using Error::Error;
 };
+
+/// Raised by a converter for a node that breaks the ONNX specification in a way the checker
+/// and shape inference let through (a Conv bias of the wrong length, a constant index out of
+/// range...); the importer reports it with the model and the node.
+class InvalidNode : public Error {
+public:
+    using Error::Error;
+};
+
+/// Raised by the importer when Halide rejects what a converter defined: a flaw of flowhls's
+/// converter, reported to the user as an error in that node (without Halide's text), and
+/// treated as a crash by the fuzzers.
+class ConverterFailure : public Error {
+public:
+    using Error::Error;
+};
+
+/// How many views may be inlined into each other before one becomes a filter.
+constexpr int kMaxViewChain = 16;
 
 /// What a converter sees: one node, its inputs, its attributes; it defines the outputs.
 class NodeContext {
@@ -87,6 +109,8 @@ public:
 
     /// Throws Unsupported with `reason`.
     [[noreturn]] void unsupported(const std::string &reason) const;
+    /// Throws InvalidNode with `reason`.
+    [[noreturn]] void invalid(const std::string &reason) const;
 
     /// What the importer collects after the converter ran.
     std::vector<Tensor> outputs;

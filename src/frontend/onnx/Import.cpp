@@ -1,13 +1,15 @@
 // import_onnx: a loaded, checked ONNX graph converted into a Halide program (one Func per op).
 #include "flowhls/Onnx.h"
 #include "frontend/onnx/Converter.h"
-#include "frontend/halide/Reference.h"
+#include "frontend/halide/JitTarget.h"
 #include "frontend/onnx/FoldBatchNorm.h"
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TestData.h"
+#include "support/Sizes.h"
 
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -53,7 +55,8 @@ std::string identifier(const std::string &name) {
 
 class Importer {
 public:
-    Importer(const std::string &path, const OnnxImportOptions &o) : path_(path), options_(o) {}
+    Importer(const std::string &path, const OnnxImportOptions &o)
+        : path_(path), options_(o), budget_(o.max_memory_bytes > 0 ? o.max_memory_bytes : default_memory_budget()) {}
 
     HalideProgram run() {
         try {
@@ -74,7 +77,9 @@ private:
         {
             onnx::ModelProto inferred = model_;
             infer_shapes(inferred, path_);
-            check_support(inferred, value_types(inferred.graph()), model_opset_, path_);
+            std::map<std::string, ValueType> types = value_types(inferred.graph());
+            check_types(inferred.graph(), types, path_);
+            check_support(inferred, types, model_opset_, path_);
         }
         test_ = load_test_data(path_, options_);
         fix_input_shapes(*model_.mutable_graph());
@@ -184,6 +189,7 @@ private:
     }
 
     void add_initializer(const onnx::TensorProto &t) {
+        charge("'" + path_ + "': ", "initializer '" + t.name() + "'", t.data_type(), tensor_dims(t));
         Halide::Buffer<> values = tensor_to_buffer(t, "initializer '" + t.name() + "'");
         tensors_[t.name()] = param_tensor(t.name(), t.data_type(), tensor_dims(t), values);
     }
@@ -193,6 +199,7 @@ private:
         std::string why;
         halide_type_of(vt.elem_type, &why);
         if (!why.empty()) throw Error("'" + path_ + "': input '" + v.name() + "': " + why);
+        charge("'" + path_ + "': ", "input '" + v.name() + "'", vt.elem_type, vt.dims);
         Tensor t = param_tensor(v.name(), vt.elem_type, vt.dims, Halide::Buffer<>());
         t.graph_input = true;
         size_t index = graph_inputs_.size();
@@ -209,7 +216,7 @@ private:
             Halide::Func f = t.func;
             f.realize(out, target);
         } catch (const Halide::Error &e) {
-            throw Error("folding constant '" + t.name + "' failed: " + std::string(e.what()));
+            throw ConverterFailure("the Halide JIT could not fold the constant '" + t.name + "'");
         }
         return out;
     }
@@ -239,43 +246,93 @@ private:
         // The converter's Funcs are named <output>_op...; the filter itself <output>.
         std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
         NodeContext ctx(n, inputs, prefix);
+        std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);
         } catch (const Unsupported &e) {
             failed_.push_back({label, n.op_type(), model_opset_, e.what()});
             poisoned_.insert(n.output().begin(), n.output().end());
             return;
+        } catch (const InvalidNode &e) {
+            throw Error(where + ": " + e.what());
         } catch (const Halide::Error &e) {
-            throw Error("'" + path_ + "': converting node '" + label + "' (" + n.op_type() +
-                        ") failed in Halide: " + std::string(e.what()));
+            throw ConverterFailure(where + ": flowhls's converter produced a definition Halide rejects");
         }
-        for (int i = 0; i < n.output_size(); i++) {
-            if (n.output(i).empty()) continue;
-            Tensor t = ctx.outputs.at(i);
-            if (!t.func.defined() && !t.constant.defined()) {
-                throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
+        try {
+            for (int i = 0; i < n.output_size(); i++) {
+                if (!n.output(i).empty()) add_node_output(n, i, label, ctx, all_constant);
             }
-            check_shape(label, n, t);
-            if (t.size() == 0 && !t.constant.defined()) {
-                failed_.push_back({label, n.op_type(), model_opset_, "output '" + t.name + "' is an empty tensor"});
-                poisoned_.insert(t.name);
-                continue;
+        } catch (const ConverterFailure &e) {
+            throw ConverterFailure(where + ": " + e.what());
+        } catch (const UnsupportedModelError &) {
+            throw;
+        } catch (const Error &e) {
+            throw Error(where + ": " + e.what());
+        }
+    }
+
+    // Output `i` of node `n` as the converter defined it: checked against shape inference and
+    // the memory budget, folded when its inputs are constants, else a filter (or an inlined view).
+    void add_node_output(const onnx::NodeProto &n, int i, const std::string &label, NodeContext &ctx,
+                         bool all_constant) {
+        Tensor t = ctx.outputs.at(i);
+        if (!t.func.defined() && !t.constant.defined()) {
+            throw std::logic_error("converter " + n.op_type() + " left output " + n.output(i) + " undefined");
+        }
+        for (int64_t d : t.shape) {
+            if (d < 0 || d > std::numeric_limits<int32_t>::max()) {
+                throw Error("output '" + t.name + "' would have shape " + shape_text(t.shape) +
+                            " (dimensions are in [0, 2^31))");
             }
-            bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
-            if (fold) t.constant = evaluate(t);
-            if (t.constant.defined()) {
-                t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
-            } else if (!ctx.views.at(i)) {
-                Halide::Func f(fresh_name(t.name));
-                std::vector<Halide::Var> vars = make_vars(t.rank());
-                define(f, vars, t.at(as_exprs(vars)));
-                f.compute_root();
-                t.func = f;
-                filters_.insert(f.name());
-                alias(t.name, f.name());
-                if (i == 0) alias(n.name(), f.name());
+        }
+        check_shape(label, n, t);
+        if (t.size() == 0 && !t.constant.defined()) {
+            failed_.push_back({label, n.op_type(), model_opset_, "output '" + t.name + "' is an empty tensor"});
+            poisoned_.insert(t.name);
+            return;
+        }
+        bool view = ctx.views.at(i) && !t.constant.defined();
+        if (view) {
+            int depth = 0;
+            for (const std::string &in : n.input()) {
+                auto it = tensors_.find(in);
+                if (it != tensors_.end()) depth = std::max(depth, it->second.view_depth);
             }
-            tensors_[t.name] = t;
+            t.view_depth = depth + 1;
+            view = t.view_depth <= kMaxViewChain;  // a longer chain of views: this one is a filter
+        }
+        if (!view) charge("", "output '" + t.name + "'", t.elem_type, t.shape);
+        bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
+        if (fold) t.constant = evaluate(t);
+        if (t.constant.defined()) {
+            t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
+        } else if (!view) {
+            Halide::Func f(fresh_name(t.name));
+            std::vector<Halide::Var> vars = make_vars(t.rank());
+            define(f, vars, t.at(as_exprs(vars)));
+            f.compute_root();
+            t.func = f;
+            t.view_depth = 0;
+            filters_.insert(f.name());
+            alias(t.name, f.name());
+            if (i == 0) alias(n.name(), f.name());
+        }
+        tensors_[t.name] = t;
+    }
+
+    // Adds the bytes of a tensor of `elem_type` and `shape` to what the model needs; throws
+    // flowhls::Error naming `what` (after `where`) when the total passes the memory budget.
+    void charge(const std::string &where, const std::string &what, int elem_type, const std::vector<int64_t> &shape) {
+        int64_t bytes = checked_bytes(shape, std::max(element_bytes(elem_type), 1), kMaxTensorBytes);
+        if (bytes < 0) {
+            throw Error(where + what + " has shape " + shape_text(shape) + ", more than the " +
+                        byte_size_text(kMaxTensorBytes) + " one tensor may hold");
+        }
+        memory_ += bytes;
+        if (memory_ > budget_) {
+            throw Error(where + "the model's tensors need more than the memory budget of " +
+                        byte_size_text(budget_) + " (" + what + " brings them to " + byte_size_text(memory_) +
+                        "); raise it with --max-memory");
         }
     }
 
@@ -373,6 +430,8 @@ private:
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
     }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
+    int64_t budget_ = 0;              // bytes all tensors may take (OnnxImportOptions::max_memory_bytes)
+    int64_t memory_ = 0;              // bytes of the tensors so far
     std::vector<UnsupportedNode> failed_;
     std::set<std::string> poisoned_;  // values of nodes that could not be converted
 };

@@ -3,32 +3,31 @@
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/Converter.h"
 #include "frontend/onnx/TensorData.h"
+#include "frontend/onnx/Validate.h"
+#include "support/Paths.h"
+#include "support/Sizes.h"
+#include "support/Text.h"
 
 #include <onnx/checker.h>
+#include <onnx/defs/data_type_utils.h>
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 namespace flowhls::onnx_import {
 
-namespace fs = std::filesystem;
-
 onnx::ModelProto read_model(const std::string &path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw Error("cannot read model '" + path + "': no such file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read model '" + path + "'");
-    std::ostringstream os;
-    os << in.rdbuf();
-    std::string bytes = os.str();
+    // Protocol buffers are at most 2 GB.
+    return parse_model(read_file_bytes(path, "model", kMaxTensorBytes), path);
+}
+
+onnx::ModelProto parse_model(const std::string &bytes, const std::string &path) {
     onnx::ModelProto model;
     if (bytes.empty() || !model.ParseFromString(bytes)) {
         throw Error("'" + path + "' is not a valid ONNX model (the protobuf does not parse: truncated or corrupt file)");
     }
     if (!model.has_graph()) throw Error("'" + path + "' is not a valid ONNX model (it has no graph)");
+    validate_model(model, path);
     return model;
 }
 
@@ -47,7 +46,7 @@ int check_and_convert(onnx::ModelProto &model, const std::string &path) {
     try {
         onnx::checker::check_model(model);
     } catch (const std::exception &e) {
-        throw Error("'" + path + "' fails the ONNX checker: " + std::string(e.what()));
+        throw Error("'" + path + "' fails the ONNX checker: " + one_line(e.what()));
     }
     int opset = default_opset(model);
     if (opset == 0) return opset;  // no default-domain nodes; the support check lists the others
@@ -62,7 +61,7 @@ int check_and_convert(onnx::ModelProto &model, const std::string &path) {
             model = onnx::version_conversion::ConvertVersion(model, kOnnxTargetOpset);
         } catch (const std::exception &e) {
             throw Error("'" + path + "': cannot convert opset " + std::to_string(opset) + " to " +
-                        std::to_string(kOnnxTargetOpset) + ": " + std::string(e.what()));
+                        std::to_string(kOnnxTargetOpset) + ": " + one_line(e.what()));
         }
     }
     return opset;
@@ -72,7 +71,7 @@ void infer_shapes(onnx::ModelProto &model, const std::string &path) {
     try {
         onnx::shape_inference::InferShapes(model);
     } catch (const std::exception &e) {
-        throw Error("'" + path + "': ONNX shape inference failed: " + std::string(e.what()));
+        throw Error("'" + path + "': ONNX shape inference failed: " + one_line(e.what()));
     }
 }
 
@@ -113,6 +112,42 @@ std::map<std::string, ValueType> value_types(const onnx::GraphProto &g) {
 
 namespace {
 
+// The element types of a node's inputs (or outputs) against the formal parameters of its
+// schema: values sharing a type parameter (Add's "T") have one element type, in the set
+// the parameter allows. Throws flowhls::Error for the first that does not.
+void check_formals(const onnx::NodeProto &n, const std::string &label, bool outputs,
+                   const std::map<std::string, ValueType> &types, std::map<std::string, std::pair<int, std::string>> &bound,
+                   const std::string &path) {
+    const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(n.op_type(), kOnnxTargetOpset, "");
+    if (!schema) return;
+    const std::vector<onnx::OpSchema::FormalParameter> &formals = outputs ? schema->outputs() : schema->inputs();
+    const auto &names = outputs ? n.output() : n.input();
+    for (int k = 0; k < names.size() && !formals.empty(); k++) {
+        size_t f = std::min(static_cast<size_t>(k), formals.size() - 1);
+        const onnx::OpSchema::FormalParameter &formal = formals[f];
+        if (f != static_cast<size_t>(k) && (formal.GetOption() != onnx::OpSchema::Variadic || !formal.GetIsHomogeneous())) {
+            break;
+        }
+        auto it = types.find(names.Get(k));
+        if (names.Get(k).empty() || it == types.end() || it->second.elem_type == 0) continue;
+        int elem = it->second.elem_type;
+        onnx::TypeProto type;
+        type.mutable_tensor_type()->set_elem_type(elem);
+        std::string what = std::string(outputs ? "output" : "input") + " '" + names.Get(k) + "'";
+        onnx::DataType data_type = onnx::Utils::DataTypeUtils::ToType(type);
+        if (!formal.GetTypes().empty() && !formal.GetTypes().count(data_type)) {
+            throw Error("'" + path + "': " + label + ": " + what + " is " + elem_type_name(elem) + ", which " +
+                        n.op_type() + " does not accept");
+        }
+        auto [prior, fresh] = bound.emplace(formal.GetTypeStr(), std::make_pair(elem, what));
+        if (!fresh && prior->second.first != elem) {
+            throw Error("'" + path + "': " + label + ": " + what + " is " + elem_type_name(elem) + " but " +
+                        prior->second.second + " is " + elem_type_name(prior->second.first) + "; " + n.op_type() +
+                        " needs one type for both (" + formal.GetTypeStr() + ")");
+        }
+    }
+}
+
 // Why a node of a supported domain cannot be converted, or "".
 std::string node_support(const onnx::NodeProto &n, const std::map<std::string, ValueType> &types) {
     const ConverterTable &table = converter_table();
@@ -141,6 +176,17 @@ std::string node_support(const onnx::NodeProto &n, const std::map<std::string, V
 }
 
 }  // namespace
+
+void check_types(const onnx::GraphProto &g, const std::map<std::string, ValueType> &types, const std::string &path) {
+    for (int i = 0; i < g.node_size(); i++) {
+        const onnx::NodeProto &n = g.node(i);
+        if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
+        std::string label = "node '" + node_label(n, i) + "' (" + n.op_type() + ")";
+        std::map<std::string, std::pair<int, std::string>> bound;  // type parameter -> first value's type, name
+        check_formals(n, label, false, types, bound, path);
+        check_formals(n, label, true, types, bound, path);
+    }
+}
 
 void check_support(const onnx::ModelProto &model, const std::map<std::string, ValueType> &types, int opset,
                    const std::string &path) {

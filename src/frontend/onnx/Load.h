@@ -14,9 +14,14 @@
 
 namespace flowhls::onnx_import {
 
-/// Reads and parses the model file at `path`. Throws flowhls::Error when it cannot be read or
-/// is not an ONNX model.
+/// Reads the model file at `path` and parses it (parse_model). Throws flowhls::Error when it
+/// cannot be read or is not a valid ONNX model.
 onnx::ModelProto read_model(const std::string &path);
+
+/// Contract: parses `bytes` as an ONNX model named `path` in messages and validates its
+/// structure (validate_model) so that libonnx can be given it. Throws flowhls::Error when it
+/// does not parse, has no graph or is malformed.
+onnx::ModelProto parse_model(const std::string &bytes, const std::string &path);
 
 /// The model's default-domain opset (0 when it imports none).
 int default_opset(const onnx::ModelProto &model);
@@ -47,6 +52,12 @@ std::map<std::string, ValueType> value_types(const onnx::GraphProto &graph);
 
 /// How messages name a node: its name, or its op and position.
 std::string node_label(const onnx::NodeProto &node, int index);
+
+/// Contract: checks the element types of every default-domain node of `graph` against its
+/// schema at kOnnxTargetOpset (`types` after shape inference): values sharing a type
+/// parameter have one type, within the types the parameter allows (so Add of float and int64
+/// is refused). Throws flowhls::Error naming `path`, the node and the values.
+void check_types(const onnx::GraphProto &graph, const std::map<std::string, ValueType> &types, const std::string &path);
 
 /// Contract: lists every node of `model`'s graph that no converter handles (domain, op type,
 /// element types of inputs and outputs, the converter's own check) and every graph input and

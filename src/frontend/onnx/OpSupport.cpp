@@ -1,6 +1,7 @@
 // Helpers shared by the ONNX op converters.
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
+#include "support/Sizes.h"
 
 namespace flowhls::onnx_import {
 
@@ -79,8 +80,11 @@ Expr highest_of(Halide::Type t) {
 }
 
 int64_t element_count(const std::vector<int64_t> &shape) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    int64_t n = checked_bytes(shape, 1, kMaxTensorBytes);
+    if (n < 0) {
+        throw Error("a tensor of shape " + shape_text(shape) + " has more than " + std::to_string(kMaxTensorBytes) +
+                    " elements, the most one tensor may hold");
+    }
     return n;
 }
 

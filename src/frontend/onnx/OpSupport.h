@@ -40,7 +40,8 @@ Halide::Expr from_bool(Halide::Expr condition);
 Halide::Expr lowest_of(Halide::Type t);
 Halide::Expr highest_of(Halide::Type t);
 
-/// Product of the extents.
+/// Product of the extents; throws flowhls::Error when a dimension is negative or the product
+/// exceeds kMaxTensorBytes (no overflow on the way).
 int64_t element_count(const std::vector<int64_t> &shape);
 /// Shape as text "1x3x32x32" (scalar: "scalar").
 std::string shape_text(const std::vector<int64_t> &shape);

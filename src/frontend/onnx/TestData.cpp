@@ -1,6 +1,7 @@
 // The test data of an imported model: finding and reading the files, attaching them.
 #include "frontend/onnx/TestData.h"
 #include "frontend/onnx/OpSupport.h"
+#include "support/Paths.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -39,8 +40,7 @@ TestData load_test_data(const std::string &model_path, const OnnxImportOptions &
         if (fs::is_directory(beside, ec)) dir = beside.string();
     }
     if (ins.empty() && outs.empty() && !dir.empty()) {
-        std::error_code ec;
-        if (!fs::is_directory(dir, ec)) throw Error("test data directory '" + dir + "' does not exist");
+        require_directory(dir, "test data directory");
         ins = sorted_files(dir, "input_");
         outs = sorted_files(dir, "output_");
     }

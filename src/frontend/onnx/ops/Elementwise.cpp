@@ -29,16 +29,35 @@ Expr erf_expr(Expr x) {
     return Halide::select(x < like(x, 0.0), -y, y);
 }
 
-bool is_float(const Expr &e) { return e.type().is_float(); }
+// Integer division and remainder never trap, in constant folding, in the JIT reference and
+// in the generated C alike: they are built from Halide's own `/` and `%` (Euclidean, with
+// x / 0 == 0, x % 0 == 0 and INT_MIN / -1 == INT_MIN, which flowhls_math.h implements the
+// same way). ONNX leaves division by zero of integers undefined; flowhls gives 0 like NumPy.
 
-Expr python_mod(Expr a, Expr b) {
-    Expr r = a % b;  // Halide: Euclidean, in [0, |b|)
-    return Halide::select(r != 0 && b < 0, r + b, r);
-}
-
+// ONNX Div of integers: the quotient truncated toward zero.
 Expr trunc_div(Expr a, Expr b) {
     if (a.type().is_float()) return a / b;
-    return Halide::div_round_to_zero(a, b);
+    Expr q = a / b;  // Halide: Euclidean
+    if (a.type().is_uint()) return q;
+    Expr zero = Halide::Internal::make_zero(a.type()), one = Halide::Internal::make_one(a.type());
+    Expr r = a % b;  // in [0, |b|)
+    // A negative dividend with a remainder: Euclidean rounds away from zero, truncation toward it.
+    return Halide::select(a < zero && r != zero, Halide::select(b > zero, q + one, q - one), q);
+}
+
+// ONNX Mod with fmod=1: the remainder of truncated division (the sign of the dividend).
+Expr trunc_mod(Expr a, Expr b) {
+    Expr r = a % b;  // Halide: Euclidean, in [0, |b|)
+    if (a.type().is_uint()) return r;
+    Expr zero = Halide::Internal::make_zero(a.type());
+    return Halide::select(a < zero && r != zero, Halide::select(b < zero, r + b, r - b), r);
+}
+
+// ONNX Mod with fmod=0: the remainder of floored division (the sign of the divisor).
+Expr python_mod(Expr a, Expr b) {
+    Expr r = a % b;  // Halide: Euclidean, in [0, |b|)
+    if (a.type().is_uint()) return r;
+    return Halide::select(r != 0 && b < 0, r + b, r);
 }
 
 Expr pow_expr(Expr a, Expr b) {
@@ -203,8 +222,7 @@ const NaryOp kNaryOps[] = {
     {"Pow", [](const std::vector<Expr> &a, const NodeContext &) { return pow_expr(a[0], a[1]); }, 0, Inputs::Numbers},
     {"Mod",
      [](const std::vector<Expr> &a, const NodeContext &n) -> Expr {
-         if (n.attr_int("fmod", 0) || is_float(a[0])) return a[0] - a[1] * trunc_div(a[0], a[1]);
-         return python_mod(a[0], a[1]);
+         return n.attr_int("fmod", 0) ? trunc_mod(a[0], a[1]) : python_mod(a[0], a[1]);
      },
      0, Inputs::IntegersForMod},
     {"PRelu",
@@ -235,7 +253,10 @@ const NaryOp kNaryOps[] = {
      0, Inputs::Floats},
     {"BitShift",
      [](const std::vector<Expr> &a, const NodeContext &n) {
-         return n.attr_string("direction", "") == "LEFT" ? a[0] << a[1] : a[0] >> a[1];
+         // Shifting by the width or more gives 0 (as in NumPy), never an undefined shift.
+         Halide::Type t = a[0].type();
+         Expr shifted = n.attr_string("direction", "") == "LEFT" ? a[0] << a[1] : a[0] >> a[1];
+         return Halide::select(a[1] >= Halide::Internal::make_const(t, t.bits()), Halide::Internal::make_zero(t), shifted);
      },
      0, Inputs::Integers},
     {"Equal", [](const std::vector<Expr> &a, const NodeContext &) { return a[0] == a[1]; }, kBool, Inputs::Numbers},
@@ -279,14 +300,14 @@ void add_nary(ConverterTable &t, const NaryOp &op) {
     int result_type = op.result_type;
     t[op.op] = {[value, result_type](NodeContext &ctx) {
                     std::vector<int64_t> shape;
+                    if (ctx.num_inputs() == 0) ctx.invalid("the node has no inputs");
                     for (int i = 0; i < ctx.num_inputs(); i++) {
-                        if (ctx.has_input(i)) shape = i == 0 ? ctx.input(0).shape : broadcast_shape(shape, ctx.input(i).shape);
+                        if (!ctx.has_input(i)) ctx.invalid("input " + std::to_string(i) + " is missing");
+                        shape = i == 0 ? ctx.input(0).shape : broadcast_shape(shape, ctx.input(i).shape);
                     }
                     std::vector<Var> v = make_vars(static_cast<int>(shape.size()));
                     std::vector<Expr> args;
-                    for (int i = 0; i < ctx.num_inputs(); i++) {
-                        args.push_back(ctx.has_input(i) ? broadcast_at(ctx.input(i), as_exprs(v)) : Expr());
-                    }
+                    for (int i = 0; i < ctx.num_inputs(); i++) args.push_back(broadcast_at(ctx.input(i), as_exprs(v)));
                     int type = result_type ? result_type : ctx.input(0).elem_type;
                     Func f = ctx.func();
                     define(f, v, cast_to(type, value(args, ctx)));

@@ -3,11 +3,13 @@
 #include "frontend/onnx/Attributes.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
+#include "support/Sizes.h"
 #include "frontend/onnx/ops/ShapeSupport.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace flowhls::onnx_import {
 
@@ -35,6 +37,27 @@ Expr index_into(Expr value, int64_t dim) {
     Expr d = Halide::cast<int64_t>(static_cast<int32_t>(dim));
     v = Halide::select(v < 0, v + d, v);
     return Halide::cast<int32_t>(Halide::clamp(v, Halide::cast<int64_t>(0), d - 1));
+}
+
+// How many of first, first + step, ... lie before `end` (exclusive, in the direction of a
+// nonzero `step`), computed without overflow.
+int64_t steps_in(int64_t first, int64_t end, int64_t step) {
+    __int128 span = static_cast<__int128>(end) - first, st = step;
+    __int128 count = st > 0 ? (span + st - 1) / st : (-span - st - 1) / -st;
+    if (count < 0) return 0;
+    return count > kMaxTensorBytes ? kMaxTensorBytes + 1 : static_cast<int64_t>(count);
+}
+
+// Constant indices (input `i`) into an axis of extent `dim` must lie in [-dim, dim), as ONNX
+// requires; run-time indices are clamped by index_into.
+void check_constant_indices(const NodeContext &ctx, int i, int64_t dim, int axis) {
+    if (!ctx.input(i).is_constant()) return;
+    for (int64_t index : ctx.constant_ints(i)) {
+        if (index < -dim || index >= dim) {
+            ctx.invalid("index " + std::to_string(index) + " is out of range for axis " + std::to_string(axis) +
+                        " of extent " + std::to_string(dim));
+        }
+    }
 }
 
 // The one value of a tensor holding a single value (a scalar, [1], [1, 1]...).
@@ -98,8 +121,8 @@ void convert_slice(NodeContext &ctx) {
             s = std::clamp<int64_t>(s, 0, dim - 1);
             e = std::clamp<int64_t>(e, -1, dim - 1);
         }
-        int64_t count = st > 0 ? (e - s + st - 1) / st : (s - e + (-st) - 1) / (-st);
-        shape[a] = std::max<int64_t>(count, 0);
+        int64_t count = steps_in(s, e, st);
+        shape[a] = count;
         first[a] = s;
         step[a] = count > 1 ? st : 1;  // a single element: the step is irrelevant (and may be huge)
     }
@@ -161,6 +184,7 @@ void convert_gather(NodeContext &ctx) {
     const Tensor &indices = ctx.input(1);
     if (x.rank() == 0) ctx.unsupported("Gather of a scalar");
     int axis = normalize_axis(ctx.attr_int("axis", 0), x.rank());
+    check_constant_indices(ctx, 1, x.shape[axis], axis);
     std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + axis);
     shape.insert(shape.end(), indices.shape.begin(), indices.shape.end());
     shape.insert(shape.end(), x.shape.begin() + axis + 1, x.shape.end());
@@ -180,6 +204,7 @@ void convert_gather_elements(NodeContext &ctx) {
     const Tensor &indices = ctx.input(1);
     if (x.rank() == 0 || indices.rank() != x.rank()) ctx.unsupported("data and indices must have the same rank (at least 1)");
     int axis = normalize_axis(ctx.attr_int("axis", 0), x.rank());
+    check_constant_indices(ctx, 1, x.shape[axis], axis);
     for (int i = 0; i < x.rank(); i++) {
         if (i != axis && indices.shape[i] > x.shape[i]) ctx.unsupported("indices are larger than the data along axis " + std::to_string(i));
     }
@@ -285,18 +310,23 @@ void convert_range(NodeContext &ctx) {
     if (ctx.input(1).elem_type != elem || ctx.input(2).elem_type != elem) ctx.unsupported("start, limit and delta of different types");
     double s = ctx.constant_doubles(0).at(0), l = ctx.constant_doubles(1).at(0), d = ctx.constant_doubles(2).at(0);
     if (d == 0) ctx.unsupported("delta 0");
-    int64_t count;
+    double steps;
     if (start.type == Halide::Float(32)) {
         float span = static_cast<float>(l) - static_cast<float>(s);  // as the op computes it, in float
-        count = static_cast<int64_t>(std::max(std::ceil(span / static_cast<float>(d)), 0.0f));
+        steps = std::max(std::ceil(span / static_cast<float>(d)), 0.0f);
     } else if (start.type.is_float()) {
-        count = static_cast<int64_t>(std::max(std::ceil((l - s) / d), 0.0));
+        steps = std::max(std::ceil((l - s) / d), 0.0);
     } else {
         int64_t si = ctx.constant_ints(0).at(0), li = ctx.constant_ints(1).at(0), di = ctx.constant_ints(2).at(0);
-        int64_t span = li - si;
-        count = di > 0 ? (span + di - 1) / di : (-span + (-di) - 1) / (-di);
-        count = std::max<int64_t>(count, 0);
+        steps = static_cast<double>(steps_in(si, li, di));
     }
+    // NaN and counts beyond what a tensor may hold are refused before the conversion to int.
+    if (!(steps <= static_cast<double>(kMaxTensorBytes))) {
+        std::ostringstream range;
+        range << "the range from " << s << " to " << l << " by " << d << " has too many elements";
+        ctx.invalid(range.str());
+    }
+    int64_t count = static_cast<int64_t>(steps);
     std::vector<int64_t> shape{count};
     require_nonempty(ctx, shape, "the range");
     std::vector<Var> v = make_vars(1);

@@ -16,6 +16,16 @@ using Halide::Func;
 using Halide::RDom;
 using Halide::Var;
 
+// An optional bias (input 2) holds one value per output channel.
+void check_bias(const NodeContext &ctx, int64_t maps) {
+    if (!ctx.has_input(2)) return;
+    const Tensor &b = ctx.input(2);
+    if (b.shape != std::vector<int64_t>{maps}) {
+        ctx.invalid("the bias has shape " + shape_text(b.shape) + "; it must hold one value per output channel (" +
+                    std::to_string(maps) + ")");
+    }
+}
+
 // Conv: X [N, C, D...], W [M, C/group, K...], optional B [M] -> [N, M, O...]. The output
 // is initialized with the bias and accumulated over (channel, kernel...) in that loop order,
 // the innermost kernel axis innermost: `for n, m, o...: acc = b; for c, k...: acc += w * x`.
@@ -26,9 +36,11 @@ void convert_conv(NodeContext &ctx) {
     if (w.rank() != x.rank()) ctx.unsupported("weight rank differs from input rank");
     int64_t group = ctx.attr_int("group", 1);
     int64_t channels = x.shape[1], maps = w.shape[0], per_group = w.shape[1];
-    if (per_group * group != channels || maps % group != 0) {
-        ctx.unsupported("group " + std::to_string(group) + " does not divide the channels");
+    if (group < 1 || per_group * group != channels || maps % group != 0) {
+        ctx.invalid("the weights' shape " + shape_text(w.shape) + " and group " + std::to_string(group) +
+                    " do not fit the input's " + std::to_string(channels) + " channels");
     }
+    check_bias(ctx, maps);
     std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
     WindowGeometry geo = window_geometry(ctx, x, kernel, false);
 
@@ -122,6 +134,7 @@ void convert_conv_transpose(NodeContext &ctx) {
         ctx.unsupported("group " + std::to_string(group) + " does not divide the channels");
     }
     int64_t per_group_in = channels / group, maps = per_group_out * group;
+    check_bias(ctx, maps);
     std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
     std::vector<int64_t> kernel_attr = ctx.attr_ints("kernel_shape");
     if (!kernel_attr.empty() && kernel_attr != kernel) ctx.unsupported("kernel_shape differs from the weight shape");

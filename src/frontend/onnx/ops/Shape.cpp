@@ -3,6 +3,7 @@
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
 #include "frontend/onnx/ops/ShapeSupport.h"
+#include "support/Sizes.h"
 
 #include <cstring>
 
@@ -72,8 +73,8 @@ void convert_reshape(NodeContext &ctx) {
             d = 1;
         } else if (d <= 0) {
             ctx.unsupported("shape " + shape_text(spec) + " has an empty or negative dimension");
-        } else {
-            known *= d;
+        } else if (!checked_multiply(known, d, &known) || known > kMaxTensorBytes) {
+            ctx.invalid("shape " + shape_text(spec) + " has more elements than the input " + shape_text(x.shape));
         }
         shape.push_back(d);
     }
@@ -89,9 +90,8 @@ void convert_flatten(NodeContext &ctx) {
     int64_t axis = ctx.attr_int("axis", 1);
     if (axis < 0) axis += x.rank();
     if (axis < 0 || axis > x.rank()) ctx.unsupported("axis out of range");
-    int64_t outer = 1;
-    for (int64_t i = 0; i < axis; i++) outer *= x.shape[i];
-    define_view(ctx, x, {outer, x.size() / outer});
+    int64_t outer = element_count(std::vector<int64_t>(x.shape.begin(), x.shape.begin() + axis));
+    define_view(ctx, x, {outer, outer == 0 ? 0 : x.size() / outer});
 }
 
 void convert_squeeze(NodeContext &ctx) {
@@ -196,22 +196,45 @@ void convert_constant(NodeContext &ctx) {
     }
 }
 
+// The one element of `b` as a constant expression of its type.
+Expr element_expr(const Halide::Buffer<> &b) {
+    auto get = [&](auto x) {
+        std::memcpy(&x, b.data(), sizeof x);
+        return x;
+    };
+    Halide::Type t = b.type();
+    if (t == Halide::Float(32)) return Expr(get(float()));
+    if (t == Halide::Float(64)) return Halide::Internal::make_const(t, get(double()));
+    if (t == Halide::Int(8)) return Halide::Internal::make_const(t, get(int8_t()));
+    if (t == Halide::Int(16)) return Halide::Internal::make_const(t, get(int16_t()));
+    if (t == Halide::Int(32)) return Halide::Internal::make_const(t, get(int32_t()));
+    if (t == Halide::Int(64)) return Halide::Internal::make_const(t, get(int64_t()));
+    if (t == Halide::UInt(8)) return Halide::Internal::make_const(t, get(uint8_t()));
+    if (t == Halide::UInt(16)) return Halide::Internal::make_const(t, get(uint16_t()));
+    if (t == Halide::UInt(32)) return Halide::Internal::make_const(t, get(uint32_t()));
+    return Halide::Internal::make_const(t, get(uint64_t()));
+}
+
+// The value is a Func (not a buffer), so a large shape allocates nothing here: the importer
+// folds it into a constant when it is small and charges its size to the memory budget.
 void convert_constant_of_shape(NodeContext &ctx) {
     std::vector<int64_t> shape = ctx.constant_ints(0);
+    for (int64_t d : shape) {
+        if (d < 0) ctx.invalid("shape " + shape_text(shape) + " has a negative dimension");
+    }
+    element_count(shape);
     int elem = TensorProto::FLOAT;
-    Halide::Buffer<> value;
+    Expr value = Halide::Internal::make_zero(Halide::Float(32));
     if (const TensorProto *t = ctx.attr_tensor("value")) {
         elem = t->data_type();
-        value = tensor_to_buffer(*t, "ConstantOfShape value");
+        Halide::Buffer<> one = tensor_to_buffer(*t, "ConstantOfShape value");
+        if (one.number_of_elements() != 1) ctx.invalid("the value attribute must hold one value");
+        value = element_expr(one);
     }
-    Halide::Buffer<> out = make_buffer(storage_type(elem), shape);
-    if (value.defined()) {
-        size_t bytes = value.type().bytes();
-        for (int64_t i = 0; i < element_count(shape); i++) {
-            std::memcpy(static_cast<uint8_t *>(out.data()) + i * bytes, value.data(), bytes);
-        }
-    }
-    ctx.set_constant_output(0, out, shape, elem);
+    std::vector<Var> v = make_vars(static_cast<int>(shape.size()));
+    Func f = ctx.func();
+    define(f, v, value);
+    ctx.set_output(0, f, shape, elem);
 }
 
 void convert_shape(NodeContext &ctx) {

@@ -1,0 +1,2 @@
+Bxj
+location/etc/shadowp
