@@ -11,6 +11,7 @@
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
 #include "graph/ExtractFilters.h"
 #include "support/EmbeddedFiles.h"
@@ -29,42 +30,6 @@ namespace {
 
 void log(const CompileOptions &o, const std::string &line) {
     if (o.log_stream) *o.log_stream << line << "\n" << std::flush;
-}
-
-// Decides which constant inputs become on-chip ROMs (KernelArg::rom).
-void place_weights(LoweredProgram &lowered, WeightPlacement placement, const Device &device) {
-    std::vector<KernelArg *> constants;
-    for (KernelArg &a : lowered.args) {
-        if (a.constant.defined()) constants.push_back(&a);
-    }
-    int64_t capacity = device.capacity.bram18k * device.bram18k_bits / 8;
-    if (placement != WeightPlacement::Auto) {
-        int64_t total = 0;
-        for (KernelArg *a : constants) {
-            a->rom = placement == WeightPlacement::Rom;
-            total += static_cast<int64_t>(a->constant.size_in_bytes());
-        }
-        if (placement == WeightPlacement::Rom && total > capacity) {
-            throw Error("--weights rom: the weights take " + std::to_string(total) + " bytes, more than the " +
-                        std::to_string(capacity) + " bytes of block RAM of " + device.part +
-                        "; use --weights auto or axi, or a larger --device");
-        }
-        return;
-    }
-    // Smallest first (then by name, for determinism) while they fit in half the part's BRAM.
-    std::stable_sort(constants.begin(), constants.end(), [](const KernelArg *a, const KernelArg *b) {
-        if (a->constant.size_in_bytes() != b->constant.size_in_bytes()) {
-            return a->constant.size_in_bytes() < b->constant.size_in_bytes();
-        }
-        return a->name < b->name;
-    });
-    int64_t budget = capacity / 2;
-    for (KernelArg *a : constants) {
-        int64_t bytes = static_cast<int64_t>(a->constant.size_in_bytes());
-        if (bytes > budget) break;
-        a->rom = true;
-        budget -= bytes;
-    }
 }
 
 // The inputs (constants included) and expected outputs the testbench uses, in program order.
@@ -94,42 +59,21 @@ ReferenceData reference_data(const HalideProgram &program, const CompileOptions 
 
 }  // namespace
 
-WeightPlacement parse_weight_placement(const std::string &name) {
-    if (name == "auto") return WeightPlacement::Auto;
-    if (name == "rom") return WeightPlacement::Rom;
-    if (name == "axi") return WeightPlacement::Axi;
-    throw Error("unknown weight placement '" + name + "' (auto, rom, axi)");
-}
-
-HlsTarget parse_hls_target(const std::string &name) {
-    if (name == "vitis") return HlsTarget::Vitis;
-    if (name == "bambu") return HlsTarget::Bambu;
-    throw Error("unknown target '" + name + "' (targets: vitis, bambu)");
-}
-
-std::string hls_target_name(HlsTarget target) {
-    switch (target) {
-    case HlsTarget::Vitis: return "vitis";
-    case HlsTarget::Bambu: return "bambu";
-    }
-    return "?";
-}
-
-std::vector<PassDescription> describe_passes() {
-    std::vector<PassDescription> out;
-    for (const PassInfo &p : pipeline_passes()) out.push_back({p.name, p.summary, p.required});
-    return out;
-}
+std::vector<PassDescription> describe_passes() { return pipeline_passes(); }
 
 std::vector<std::string> device_list() { return device_names(); }
 
 std::vector<std::string> pass_names() {
     std::vector<std::string> names;
-    for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);
+    for (const PassDescription &p : pipeline_passes()) {
+        if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+    }
     return names;
 }
 
-CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
+CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
+    // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
+    const HalideProgram program = isolated_copy(caller_program);
     std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
@@ -139,14 +83,18 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
 
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
-    place_weights(lowered, options.weights, device);
 
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
 
-    // Passes rename buffers (legalize-names); the arguments keep their order.
-    const std::vector<std::string> program_arg_names = graph.args;
+    // The program's inputs and outputs by name, in buffer order: passes rename them
+    // (legalize-names) and turn ROMs into arguments (place-weights), but never add, remove or
+    // reorder them.
+    std::vector<std::string> interface_names;
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind != BufferKind::Intermediate) interface_names.push_back(b.name);
+    }
 
     log(options, "[3/5] running passes");
     PipelineOptions po;
@@ -154,6 +102,9 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     po.disabled = options.disabled_passes;
     po.time_passes = options.time_passes;
     po.verify_each = options.verify_each;
+    po.weights.placement = options.weights;
+    po.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
+    po.weights.part = device.part;
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;
@@ -192,16 +143,25 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     std::map<std::string, const Halide::Buffer<> *> data_of;
     for (size_t i = 0; i < program.inputs.size(); i++) data_of[program.inputs[i].param.name()] = &ref.inputs.at(i);
     for (size_t i = 0; i < program.outputs.size(); i++) data_of[program.outputs[i].func.name()] = &ref.outputs.at(i);
-    for (size_t i = 0; i < graph.args.size(); i++) {
-        const Buffer &b = graph.buffer(graph.args[i]);
-        auto it = data_of.find(program_arg_names.at(i));
+    // The program name of each kernel argument.
+    std::map<std::string, std::string> program_name_of;
+    size_t k = 0;
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind == BufferKind::Intermediate) continue;
+        if (k >= interface_names.size()) throw std::logic_error("compile: the passes added an interface buffer " + b.name);
+        program_name_of[b.name] = interface_names[k++];
+    }
+    if (k != interface_names.size()) throw std::logic_error("compile: the passes removed an interface buffer");
+    std::map<std::string, std::string> file_of;
+    for (const std::string &arg : graph.args) {
+        const Buffer &b = graph.buffer(arg);
+        auto it = data_of.find(program_name_of.at(arg));
         if (it == data_of.end()) throw std::logic_error("compile: no test data for kernel argument " + b.name);
         files.push_back({data_file(b), npy_bytes(*it->second)});
+        file_of[program_name_of.at(arg)] = data_file(b);
     }
     // data/manifest.txt: the data files of the program's inputs and outputs in program order
     // (what `flowhls csim --inputs/--expected` replaces).
-    std::map<std::string, std::string> file_of;
-    for (size_t i = 0; i < graph.args.size(); i++) file_of[program_arg_names[i]] = data_file(graph.buffer(graph.args[i]));
     std::string manifest = "# kind file (program order; generated by flowhls)\n";
     for (const ProgramInput &in : program.inputs) {
         auto it = file_of.find(in.param.name());

@@ -3,7 +3,7 @@
 
 #include "emit/CPrinter.h"
 #include "emit/EmittedFile.h"
-#include "flowhls/Compiler.h"
+#include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
 #include <string>

@@ -198,13 +198,13 @@ FilterGraph extract_filters(const LoweredProgram &program) {
         b.type = a.type;
         b.shape = a.shape;
         b.kind = a.is_output ? BufferKind::Output : BufferKind::Input;
-        if (a.rom) {
-            b.kind = BufferKind::Constant;
+        if (a.constant.defined()) {
+            b.kind = BufferKind::Constant;  // place-weights decides ROM or m_axi argument
             b.contents = a.constant;
         }
         b.channel = Buffer::default_channel(b.kind);
         graph.buffers.push_back(b);
-        if (!a.rom) graph.args.push_back(a.name);
+        if (!a.constant.defined()) graph.args.push_back(a.name);
     }
     RootWalker walker(graph);
     walker.walk(program.body);

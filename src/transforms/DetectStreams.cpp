@@ -2,7 +2,6 @@
 #include "transforms/DetectStreams.h"
 #include "analysis/StreamOrder.h"
 #include "flowhls/Error.h"
-#include "transforms/DeadCode.h"
 
 namespace flowhls {
 
@@ -109,7 +108,6 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
             graph.filters[f].body = drop_stream_index(graph.filters[f].body, b.name);
         }
     }
-    if (result.changed) dead_code(graph);  // the index computations of stream accesses
     return result;
 }
 

@@ -9,7 +9,6 @@
 
 #include "ir/IRQueries.h"
 #include "analysis/StreamOrder.h"
-#include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 
 namespace flowhls {
@@ -280,7 +279,6 @@ PassResult line_buffers(FilterGraph &graph, bool fifo_channels) {
             result.changed = true;
         }
     }
-    if (result.changed) dead_code(graph);
     return result;
 }
 

@@ -120,7 +120,6 @@ void check_program(const HalideProgram &program, HlsTarget target, const std::st
     } catch (const Error &) {
         return;  // a schedule this target does not take
     }
-    for (KernelArg &a : lowered.args) a.rom = constants_in_rom && a.constant.defined();
     FilterGraph g = extract_filters(lowered);
     FilterGraph via_text = g;
     ASSERT_TRUE(round_trips(g)) << what << " after extraction";
@@ -129,7 +128,9 @@ void check_program(const HalideProgram &program, HlsTarget target, const std::st
     o.verify_each = true;
     o.directives.directives = program.directives.directives();
     o.directives.aliases = program.directive_aliases;
-    for (const PassInfo &p : pipeline_passes()) {
+    o.weights.placement = constants_in_rom ? WeightPlacement::Rom : WeightPlacement::Axi;
+    o.weights.bram_bytes = int64_t(1) << 40;
+    for (const PassDescription &p : pipeline_passes()) {
         run_passes(g, {p.name}, o);
         ASSERT_TRUE(round_trips(g)) << what << " after " << p.name;
         run_passes(via_text, {p.name}, o);

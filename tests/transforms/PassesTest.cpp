@@ -84,7 +84,7 @@ TEST(Pipeline, DumpsAfterANamedPassAndTimesPasses) {
     run_pipeline(g, o);
     EXPECT_NE(dump.str().find("// ---- after legalize-names"), std::string::npos);
     EXPECT_EQ(dump.str().find("after inline-expr-lets"), std::string::npos);
-    for (const PassInfo &p : pipeline_passes()) EXPECT_NE(log.str().find("pass " + p.name), std::string::npos);
+    for (const PassDescription &p : pipeline_passes()) EXPECT_NE(log.str().find("pass " + p.name), std::string::npos);
 }
 
 TEST(Pipeline, DisabledPassDoesNotRun) {
@@ -222,7 +222,7 @@ namespace {
 // tests/passes/NAME/ (run by ctest as pass/NAME/FILE).
 TEST(PassFileTests, EveryPassAndAnalysisHasSome) {
     std::vector<std::string> names = analysis_names();
-    for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);
+    for (const PassDescription &p : pipeline_passes()) names.push_back(p.name);
     for (const std::string &n : names) {
         std::filesystem::path dir = std::filesystem::path(FLOWHLS_PASS_TEST_DIR) / n;
         int files = 0;

@@ -1,5 +1,6 @@
 // The opt subcommand: read a graph's text, run named passes on it, print the result.
 #include "driver/cli/Command.h"
+#include "analysis/Device.h"
 #include "analysis/PrintAnalyses.h"
 #include "flowhls/Directives.h"
 #include "flowhls/Error.h"
@@ -18,7 +19,7 @@ namespace flowhls::cli {
 namespace {
 
 struct OptArgs {
-    std::string input, output, target = "vitis", directives;
+    std::string input, output, target = "vitis", directives, weights = "auto", device = "xc7z020";
     std::vector<std::string> passes, dump_after, analyses;
     bool no_verify = false, time_passes = false;
 };
@@ -73,6 +74,10 @@ int run_opt(const OptArgs &a) {
     o.dump_after = a.dump_after;
     o.dump = &std::cout;
     if (!a.directives.empty()) o.directives.directives = read_directives_json(a.directives).directives();
+    Device device = load_device(a.device, 100.0);
+    o.weights.placement = parse_weight_placement(a.weights);
+    o.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
+    o.weights.part = device.part;
     run_passes(graph, a.passes, o);
     // Analyses print comment lines before the graph (hls-unroll replaces the bodies).
     std::string text;
@@ -102,6 +107,10 @@ Command opt_command(CLI::App &app) {
         ->check(CLI::IsMember(analysis_names()));
     c->add_option("-t,--target", a->target, "vitis (FIFO channels) or bambu (none)")->capture_default_str();
     c->add_option("--directives", a->directives, "JSON file of HLS directives for apply-directives");
+    c->add_option("--weights", a->weights, "auto, rom or axi: where place-weights puts constant inputs")
+        ->capture_default_str();
+    c->add_option("--device", a->device, "FPGA part whose block RAM place-weights fills (see 'flowhls devices')")
+        ->capture_default_str();
     c->add_option("--dump-after", a->dump_after, "also print the graph after these passes ('all' for every pass)")
         ->delimiter(',');
     c->add_flag("--no-verify", a->no_verify, "do not verify the graph before and after every pass");

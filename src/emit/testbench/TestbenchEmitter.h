@@ -2,7 +2,7 @@
 #pragma once
 
 #include "emit/EmittedFile.h"
-#include "flowhls/Compiler.h"
+#include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
 #include <string>
