@@ -183,11 +183,11 @@ TEST(InferPartitions, GemmUnrolledByHalideShowsItsPartitionsInTheDump) {
     EXPECT_NE(final_graph.find("  buffer A: input float32[32, 32]  producers: -  consumers: prod\n"
                                "    channel: port\n"
                                "    interface: bram (directive)\n"
-                               "    partition: cyclic factor 4 inferred \"inferred: loop prod_s1_k_x_ko reads A at offsets "
+                               "    partition: cyclic factor 4 inferred \"inferred: loop k_x_ko reads A at offsets "
                                "0,1,2,3 per iteration\"\n"),
               std::string::npos)
         << final_graph;
-    EXPECT_NE(final_graph.find("    partition: block factor 32 inferred \"inferred: loop prod_s1_k_x_ko reads B at offsets "
+    EXPECT_NE(final_graph.find("    partition: block factor 32 inferred \"inferred: loop k_x_ko reads B at offsets "
                                "0,32,64,96 per iteration\"\n"),
               std::string::npos)
         << final_graph;
