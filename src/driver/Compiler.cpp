@@ -5,6 +5,7 @@
 #include "analysis/Device.h"
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
+#include "emit/ProjectReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
@@ -17,10 +18,12 @@
 #include "support/EmbeddedFiles.h"
 #include "support/Npy.h"
 #include "support/OutputDir.h"
+#include "support/Process.h"
 #include "transforms/Pipeline.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <iostream>
 
@@ -30,6 +33,22 @@ namespace {
 
 void log(const CompileOptions &o, const std::string &line) {
     if (o.log_stream) *o.log_stream << line << "\n" << std::flush;
+}
+
+// The graph drawn by Graphviz as SVG ("" when dot is missing or fails). The dot text goes
+// through a file in the project's staging directory, removed again.
+std::string render_svg(const std::string &dot, const std::string &staging) {
+    const std::filesystem::path path = std::filesystem::path(staging) / ".flowhls-graph.dot";
+    {
+        std::ofstream file(path);
+        file << dot;
+        if (!file) return "";
+    }
+    ProcessResult r = run_process({"dot", "-Tsvg", path.string()}, "", nullptr);
+    std::filesystem::remove(path);
+    if (r.status != 0) return "";
+    size_t start = r.output.find("<svg");
+    return start == std::string::npos ? "" : r.output.substr(start);
 }
 
 // The inputs (constants included) and expected outputs the testbench uses, in program order.
@@ -124,13 +143,11 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
     DesignEstimate estimate = estimate_design(graph, device, QorOptions());
-    std::string qor = qor_text(estimate, device);
-    for (EmittedFile &f : emit_project_files(graph, settings)) {
-        if (f.path == "report.txt") f.contents += "\n" + qor;
-        files.push_back(std::move(f));
-    }
+    for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
+    files.push_back({"report.txt", project_report(graph, options.target, estimate, device)});
     files.push_back({"report.json", qor_json(estimate, device)});
-    files.push_back({"report.html", html_report(graph, estimate, device)});
+    files.push_back(
+        {"report.html", html_report(graph, estimate, device, render_svg(dataflow_dot(graph, estimate), out.staging_path()))});
     for (const EmbeddedFile &f : runtime_support_files()) {
         bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
@@ -189,7 +206,7 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     result.dataflow = graph.dataflow.legal;
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
-    result.qor_report = qor;
+    result.qor_report = qor_text(estimate, device);
     result.latency_cycles = estimate.latency;
     result.interval_cycles = estimate.interval;
     result.throughput = estimate.throughput;
