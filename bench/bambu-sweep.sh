@@ -60,24 +60,25 @@ for row in "${ROWS[@]}"; do
     { echo "bambu-sweep: $name did not compile (see $work/$name.compile.log)" >&2; continue; }
   "$flowhls" synth "$work/$name" "${synth_args[@]}" > "$work/$name.synth.log" 2>&1 || true
   tail -n 1 "$work/$name.synth.log" >&2
-  /usr/bin/python3 - "$work/$name/report.json" "$name" "$what" >> "$results" <<'EOF'
+  /usr/bin/python3 - "$work/$name/report.json" "$name" "$what" "$args" >> "$results" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1])).get("measured")
 if m:
     r = m["resources"]
     print(",".join(str(v) for v in [sys.argv[2], m["passed"] and "PASS" or "FAIL", m["cycles"],
           (">=" if m.get("lut_lower_bound") else "") + str(r["LUT"]), r["FF"], r["DSP"], r["BRAM18K"], round(m["fmax_mhz"], 1),
-          round(m["seconds"]), '"' + sys.argv[3] + '"', '"' + m["tool"] + '"', m["device"]]))
+          round(m["seconds"]), '"' + sys.argv[3] + '"', '"' + sys.argv[4] + '"', '"' + m["tool"] + '"', m["device"]]))
 EOF
 done
 
-tool=$(tail -n 1 "$results" | awk -F'"' '{print $4}')
+tool=$(tail -n 1 "$results" | awk -F'"' '{print $6}')
 {
   echo "# Measured by flowhls synth (PandA-Bambu synthesis, Verilator RTL co-simulation): $tool"
   echo "# Date: $(date -u +%Y-%m-%d). Command: bench/bambu-sweep.sh (flowhls compile ARGS --target bambu; flowhls synth)."
-  echo "# Clock 100 MHz. cycles: RTL simulation of one kernel call (flowhls bench --bambu prints its estimates beside them);"
-  echo "# LUT, FF, DSP: Bambu's estimates after binding (">=": its multiplexer area was "inf"); BRAM18K: block-RAM arrays of the Verilog; fmax: Bambu's estimate."
-  echo "name,rtl_vs_reference,cycles,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,tool,device"
+  echo "# Clock 100 MHz. args: of flowhls compile (from the source tree). cycles: RTL simulation of one kernel call (flowhls bench --bambu prints its estimates beside them);"
+  echo "# LUT, FF, DSP: Bambu's estimates after binding (\">=\": its multiplexer area was \"inf\"); BRAM18K: block-RAM arrays of the Verilog; fmax: Bambu's estimate."
+  echo "# seconds: wall time of the run."
+  echo "name,rtl_vs_reference,cycles,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,args,tool,device"
   cat "$results"
 } > "$out"
 echo "bambu-sweep: wrote $out" >&2

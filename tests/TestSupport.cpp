@@ -24,6 +24,54 @@ TempDir::~TempDir() {
     fs::remove_all(path_, ec);
 }
 
+namespace {
+
+// The first problem of `value` (at `path`) against `schema`; "" if none.
+std::string schema_problem(const nlohmann::json &value, const nlohmann::json &schema, const std::string &path) {
+    if (schema.contains("type")) {
+        std::string t = schema["type"];
+        bool ok = (t == "object" && value.is_object()) || (t == "array" && value.is_array()) ||
+                  (t == "string" && value.is_string()) || (t == "boolean" && value.is_boolean()) ||
+                  (t == "integer" && value.is_number_integer()) || (t == "number" && value.is_number());
+        if (!ok) return path + ": expected " + t;
+    }
+    if (schema.contains("required")) {
+        for (const auto &key : schema["required"]) {
+            if (!value.contains(key.get<std::string>())) return path + ": missing " + key.get<std::string>();
+        }
+    }
+    if (value.is_object()) {
+        for (const auto &kv : value.items()) {
+            const nlohmann::json *sub = nullptr;
+            if (schema.contains("properties") && schema["properties"].contains(kv.key())) {
+                sub = &schema["properties"][kv.key()];
+            } else if (schema.contains("additionalProperties")) {
+                sub = &schema["additionalProperties"];
+            } else if (schema.contains("properties")) {
+                return path + "." + kv.key() + ": not in the schema";
+            }
+            if (sub) {
+                std::string problem = schema_problem(kv.value(), *sub, path + "." + kv.key());
+                if (!problem.empty()) return problem;
+            }
+        }
+    }
+    if (value.is_array() && schema.contains("items")) {
+        for (size_t i = 0; i < value.size(); i++) {
+            std::string problem = schema_problem(value[i], schema["items"], path + "[" + std::to_string(i) + "]");
+            if (!problem.empty()) return problem;
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string report_schema_problem(const nlohmann::json &report) {
+    nlohmann::json schema = nlohmann::json::parse(read_file(std::string(FLOWHLS_SOURCE_DIR) + "/docs/report.schema.json"));
+    return schema_problem(report, schema, "report");
+}
+
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream os;
@@ -41,11 +89,8 @@ std::string check_golden(const std::string &name, const std::string &actual) {
            " (copy it over the golden file if the change is intended)";
 }
 
-int run_flowhls(const std::string &args, std::string *output) {
-    // Every compilation of the suite verifies the graph after each pass.
-    std::string verified = args.rfind("compile ", 0) == 0 ? "compile --verify-each " + args.substr(8) : args;
-    std::string cmd = std::string(FLOWHLS_BIN) + " " + verified + " 2>&1";
-    FILE *p = popen(cmd.c_str(), "r");
+int run_shell(const std::string &command, std::string *output) {
+    FILE *p = popen((command + " 2>&1").c_str(), "r");
     if (!p) return -1;
     char buf[4096];
     size_t n;
@@ -53,6 +98,12 @@ int run_flowhls(const std::string &args, std::string *output) {
     while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_flowhls(const std::string &args, std::string *output) {
+    // Every compilation of the suite verifies the graph after each pass.
+    std::string verified = args.rfind("compile ", 0) == 0 ? "compile --verify-each " + args.substr(8) : args;
+    return run_shell(std::string(FLOWHLS_BIN) + " " + verified, output);
 }
 
 HalideProgram small_program() {

@@ -3,6 +3,8 @@
 
 #include "flowhls/HalideProgram.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace flowhls::test {
@@ -26,9 +28,18 @@ std::string check_golden(const std::string &name, const std::string &actual);
 /// Reads a whole file ("" if it does not exist).
 std::string read_file(const std::string &path);
 
+/// Runs `command` with /bin/sh; returns its exit status and fills `output` with stdout and stderr.
+int run_shell(const std::string &command, std::string *output);
+
 /// Runs the flowhls binary with `args` (a shell-quoted string); returns its exit status and
 /// fills `output` with stdout and stderr. `compile` commands get --verify-each.
 int run_flowhls(const std::string &args, std::string *output);
+
+/// Checks `report` (a parsed report.json) against docs/report.schema.json, with the subset of
+/// JSON Schema it uses (type, required, properties, items, additionalProperties; a key the
+/// schema does not list is a problem too); returns the first problem as "report.path: what",
+/// "" if the report conforms.
+std::string report_schema_problem(const nlohmann::json &report);
 
 /// A two-stage program small enough for golden tests: a 3-tap horizontal blur of an 8x4
 /// float image followed by a scale, both stages at the root.

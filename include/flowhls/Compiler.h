@@ -63,6 +63,8 @@ struct CompileResult {
     std::string qor_report;
     /// The estimate's headline numbers.
     int64_t latency_cycles = 0, interval_cycles = 0;
+    /// For --target bambu: the Bambu model's cycles of one call (-1 for Vitis).
+    int64_t bambu_cycles = -1;
     double throughput = 0.0;  ///< samples per second
     int64_t dsp = 0, bram18k = 0, lut = 0, ff = 0;
     bool fits = true;

@@ -3,12 +3,14 @@
 #include "graph/GraphText.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
+#include "analysis/BambuTiming.h"
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
 #include "emit/ProjectReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
+#include "emit/bambu/BambuReport.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
@@ -25,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <iostream>
 
 namespace flowhls {
@@ -143,9 +146,18 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
     DesignEstimate estimate = estimate_design(graph, device, QorOptions());
+    std::string json = qor_json(estimate, device);
+    std::optional<BambuEstimate> bambu;
+    if (options.target == HlsTarget::Bambu) {  // Bambu schedules differently: its own model too
+        bambu = estimate_bambu_cycles(graph);
+        nlohmann::json j = nlohmann::json::parse(json);
+        j["bambu_estimate"] = bambu_model_json(*bambu);
+        json = j.dump(2) + "\n";
+    }
+    const std::string bambu_model = bambu ? bambu_model_text(*bambu) : "";
     for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
-    files.push_back({"report.txt", project_report(graph, options.target, estimate, device)});
-    files.push_back({"report.json", qor_json(estimate, device)});
+    files.push_back({"report.txt", project_report(graph, options.target, estimate, device, bambu_model)});
+    files.push_back({"report.json", json});
     files.push_back(
         {"report.html", html_report(graph, estimate, device, render_svg(dataflow_dot(graph, estimate), out.staging_path()))});
     for (const EmbeddedFile &f : runtime_support_files()) {
@@ -206,8 +218,9 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     result.dataflow = graph.dataflow.legal;
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
-    result.qor_report = qor_text(estimate, device);
+    result.qor_report = estimate_text(estimate, device, bambu_model);
     result.latency_cycles = estimate.latency;
+    result.bambu_cycles = bambu ? bambu->cycles : -1;
     result.interval_cycles = estimate.interval;
     result.throughput = estimate.throughput;
     result.dsp = estimate.total.dsp;

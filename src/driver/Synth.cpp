@@ -191,7 +191,7 @@ void update_reports(const fs::path &dir, SynthResult &r) {
     try {
         nlohmann::json j = nlohmann::json::parse(read_file(dir / "report.json"));
         j["measured"] = synth_report_json(r, e);
-        write_file(dir / "report.json", j.dump(1) + "\n");
+        write_file(dir / "report.json", j.dump(2) + "\n");
     } catch (const nlohmann::json::exception &) {
         throw Error("'" + (dir / "report.json").string() + "' is not valid JSON; recompile the project");
     }

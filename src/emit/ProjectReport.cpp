@@ -96,9 +96,15 @@ std::string design_summary(const FilterGraph &g, HlsTarget target) {
 
 }  // namespace
 
+std::string estimate_text(const DesignEstimate &estimate, const Device &device, const std::string &target_model) {
+    std::string text = qor_text(estimate, device);
+    if (!target_model.empty()) text += "\n" + target_model;
+    return text;
+}
+
 std::string project_report(const FilterGraph &graph, HlsTarget target, const DesignEstimate &estimate,
-                           const Device &device) {
-    return design_summary(graph, target) + "\n" + qor_text(estimate, device);
+                           const Device &device, const std::string &target_model) {
+    return design_summary(graph, target) + "\n" + estimate_text(estimate, device, target_model);
 }
 
 }  // namespace flowhls

@@ -118,13 +118,9 @@ TEST(BambuEmitter, CompiledProjectHasARunnableScript) {
     EXPECT_NE(p & fs::perms::owner_exec, fs::perms::none);
     EXPECT_NE(test::read_file(dir / "g/run_bambu.sh").find("--device-name=xc7z020-1clg484-VVD"), std::string::npos);
     // Without Bambu the script says so (exit 127) instead of failing obscurely.
-    std::string cmd = "env PATH=/nonexistent BAMBU=/nonexistent/bambu /bin/sh " + (dir / "g/run_bambu.sh") + " 2>&1";
-    FILE *f = popen(cmd.c_str(), "r");
-    char buf[512] = {0};
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    int status = pclose(f);
-    EXPECT_EQ(WEXITSTATUS(status), 127);
-    EXPECT_NE(std::string(buf, n).find("PandA-Bambu (/nonexistent/bambu) not found"), std::string::npos) << buf;
+    EXPECT_EQ(test::run_shell("env PATH=/nonexistent BAMBU=/nonexistent/bambu /bin/sh " + (dir / "g/run_bambu.sh"), &out),
+              127);
+    EXPECT_NE(out.find("PandA-Bambu (/nonexistent/bambu) not found"), std::string::npos) << out;
 }
 
 TEST(BambuReport, MeasuredBesideTheEstimate) {

@@ -2,7 +2,8 @@
 // co-simulated in Verilator, the RTL outputs compared with the reference. Needs bambu (CMake's
 // FLOWHLS_BAMBU, shared/vendor/panda-bambu, or PATH) and verilator: skipped with a message
 // without them, except in CI (FLOWHLS_CI set by .ci/run), where a missing tool fails the test.
-// The whole sweep (every example, LeNet-5) is bench/bambu-sweep.sh; this is the CI subset.
+// The whole sweep (every example, LeNet-5 both ways) is bench/bambu-sweep.sh; this is the CI
+// subset (8.5 minutes one after the other on a 2-core machine at load 12, docs/bambu.md).
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +53,22 @@ bool in_ci() { return std::getenv("FLOWHLS_CI") != nullptr; }
         GTEST_SKIP() << why_##var;                                                       \
     }
 
+// Without the tools (no bambu, no verilator on PATH) a test of this file fails in CI and is
+// skipped elsewhere, saying why. Runs one of them in a child test process.
+TEST(BambuTools, MissingToolsFailInCiAndSkipElsewhere) {
+    std::string out;
+    std::string run = " PATH=/nonexistent " + fs::read_symlink("/proc/self/exe").string() +
+                      " --gtest_filter=BambuFlow.GaussianRoot";
+    EXPECT_NE(test::run_shell("env FLOWHLS_CI=1" + run, &out), 0) << out;
+    EXPECT_NE(out.find("(FLOWHLS_CI is set: CI runs these tests)"), std::string::npos) << out;
+    EXPECT_NE(out.find("[  FAILED  ] BambuFlow.GaussianRoot"), std::string::npos) << out;
+    EXPECT_EQ(test::run_shell("env -u FLOWHLS_CI" + run, &out), 0) << out;
+    EXPECT_NE(out.find("[  SKIPPED ] BambuFlow.GaussianRoot"), std::string::npos) << out;
+    EXPECT_TRUE(out.find("PandA-Bambu not found") != std::string::npos ||
+                out.find("verilator is not on PATH") != std::string::npos)
+        << out;
+}
+
 // Compiles `what` for Bambu with --synth; returns the report's measured section.
 nlohmann::json synthesize(const std::string &what, const std::string &bambu, const std::string &dir, std::string *out) {
     int rc = test::run_flowhls("compile " + what + " --target bambu --synth --bambu " + bambu + " -o " + dir, out);
@@ -59,6 +76,7 @@ nlohmann::json synthesize(const std::string &what, const std::string &bambu, con
     EXPECT_NE(out->find("synth: PASS: RTL co-simulation in Verilator"), std::string::npos) << *out;
     nlohmann::json j = nlohmann::json::parse(test::read_file(dir + "/report.json"));
     EXPECT_TRUE(j.contains("measured")) << j.dump(1);
+    EXPECT_EQ(test::report_schema_problem(j), "");
     if (!j.contains("measured")) return {};
     const nlohmann::json &m = j["measured"];
     EXPECT_EQ(m["passed"], true);
@@ -78,6 +96,8 @@ TEST(BambuFlow, GaussianRoot) {
     nlohmann::json m = synthesize("-e gaussian -s root", bambu, dir / "g", &out);
     EXPECT_NE(out.find("output blur_y: 4096 values, 0 mismatches"), std::string::npos) << out;
     EXPECT_NE(out.find("bit-exact"), std::string::npos) << out;
+    // The thesis's hexfloat constants, read by Bambu's front end.
+    EXPECT_NE(test::read_file(dir / "g/kernel.c").find(" * 0x1p-2f)"), std::string::npos);
 }
 
 // 16-bit integer arithmetic.
@@ -105,6 +125,18 @@ TEST(BambuFlow, GemmVectorized) {
     std::string out;
     synthesize("-e gemm -s vectorized", bambu, dir / "v", &out);
     EXPECT_NE(test::read_file(dir / "v/kernel.c").find("[8];"), std::string::npos);
+}
+
+// The flagship model: LeNet-5 with its weights in on-chip ROMs (one C source each, linked by
+// Bambu), within the model's tolerance of PyTorch's outputs.
+TEST(BambuFlow, Lenet5WeightsInRom) {
+    REQUIRE_BAMBU(bambu);
+    test::TempDir dir;
+    std::string out;
+    std::string model = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx";
+    nlohmann::json m = synthesize(model + " --weights rom", bambu, dir / "l", &out);
+    EXPECT_TRUE(fs::exists(dir / "l/rom"));
+    EXPECT_NE(out.find("0 mismatches"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -17,18 +17,6 @@ namespace fs = std::filesystem;
 
 const std::string kData = std::string(FLOWHLS_SOURCE_DIR) + "/tests/synth/data/";
 
-// Runs `command` in a shell; returns the exit status and fills `output` (stdout and stderr).
-int shell(const std::string &command, std::string *output) {
-    FILE *p = popen((command + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    size_t n;
-    output->clear();
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(BambuLog, ReadsWhatARealRunMeasured) {
     // bambu.log and testbench.log of gaussian (root schedule) on PandA-Bambu 2024.10 + Verilator 5.006.
     SynthMeasurement m = parse_bambu_run(test::read_file(kData + "gaussian_bambu.log"),
@@ -135,6 +123,10 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     test::TempDir dir;
     std::string bambu = fake_bambu(dir), out;
     ASSERT_EQ(test::run_flowhls("compile -e gaussian --target bambu -o " + (dir / "g"), &out), 0) << out;
+    nlohmann::json j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
+    EXPECT_GT(j["bambu_estimate"]["latency_cycles"].get<int64_t>(), 0);
+    EXPECT_EQ(j["bambu_estimate"]["filters"][1]["name"], "blur_x");
     EXPECT_EQ(test::run_flowhls("synth " + (dir / "g") + " --bambu " + bambu, &out), 0) << out;
     EXPECT_NE(out.find("synth: PASS: RTL co-simulation in Verilator, 1 output(s) match the reference (4321 cycles)"),
               std::string::npos)
@@ -143,14 +135,22 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_NE(report.find("QoR estimate for xc7z020"), std::string::npos);  // the estimate stays
     EXPECT_NE(report.find("(measured by PandA-Bambu 2024.10 - Revision fake + Verilator"), std::string::npos) << report;
     EXPECT_NE(report.find("LUT 777  FF 99  DSP 2  BRAM18K 2"), std::string::npos) << report;
+    EXPECT_NE(report.find("cycles (RTL simulation)      4321   (flowhls estimate, Bambu model: "), std::string::npos)
+        << report;
     EXPECT_NE(report.find("output blur_y: 4096 values, 0 mismatches"), std::string::npos) << report;
     EXPECT_TRUE(fs::exists(dir / "g/bambu/bambu.log"));
-    nlohmann::json j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
     EXPECT_EQ(j["measured"]["cycles"], 4321);
     EXPECT_EQ(j["measured"]["passed"], true);
     EXPECT_EQ(j["measured"]["device"], "xc7z020-1clg484-VVD");
     EXPECT_GT(j["measured"]["estimate"]["latency_cycles"].get<int64_t>(), 0);
-    EXPECT_NE(test::read_file(dir / "g/report.html").find("<section id=\"measured\">"), std::string::npos);
+    EXPECT_EQ(j["measured"]["tool"].get<std::string>().rfind("PandA-Bambu 2024.10 - Revision fake + Verilator ", 0), 0u);
+    EXPECT_EQ(j["measured"]["estimate"]["model"], "Bambu model");
+    std::string html = test::read_file(dir / "g/report.html");
+    EXPECT_NE(html.find("<section id=\"measured\">\n<h2>Measured by PandA-Bambu 2024.10 - Revision fake + Verilator "),
+              std::string::npos)
+        << html;
 
     // A second run replaces the section; a wrong reference fails with exit code 1.
     std::string expected = dir / "g/data/blur_y.expected.npy";
@@ -164,8 +164,9 @@ TEST(Synth, RunsTheScriptAndReportsWhatWasMeasured) {
     EXPECT_EQ(report.find("PASS: RTL"), std::string::npos) << report;
     EXPECT_EQ(report.find("PandA-Bambu synthesis and RTL"), report.rfind("PandA-Bambu synthesis and RTL"));
     j = nlohmann::json::parse(test::read_file(dir / "g/report.json"));
+    EXPECT_EQ(test::report_schema_problem(j), "");
     EXPECT_EQ(j["measured"]["passed"], false);
-    std::string html = test::read_file(dir / "g/report.html");
+    html = test::read_file(dir / "g/report.html");
     EXPECT_EQ(html.find("<section id=\"measured\">"), html.rfind("<section id=\"measured\">"));
 }
 
@@ -174,7 +175,7 @@ TEST(Synth, RefusesWhatItCannotRun) {
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e gemm --target bambu -o " + (dir / "b"), &out), 0) << out;
     // No bambu on PATH: exit 2 with the way to get it.
-    EXPECT_EQ(shell("env PATH=/usr/bin:/bin " + std::string(FLOWHLS_BIN) + " synth " + (dir / "b"), &out), 2) << out;
+    EXPECT_EQ(test::run_shell("env PATH=/usr/bin:/bin " + std::string(FLOWHLS_BIN) + " synth " + (dir / "b"), &out), 2) << out;
     EXPECT_NE(out.find("flowhls: error: PandA-Bambu was not found"), std::string::npos) << out;
     EXPECT_EQ(test::run_flowhls("synth " + (dir / "b") + " --bambu " + (dir / "none"), &out), 2) << out;
     std::string bambu = fake_bambu(dir);
@@ -203,29 +204,78 @@ TEST(Synth, CompileWithSynth) {
         << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
     EXPECT_NE(out.find("synth: PASS"), std::string::npos) << out;
+    EXPECT_EQ(out.find("[synth "), std::string::npos) << out;  // stderr is not a terminal: no status line
+}
+
+TEST(Synth, ShowsWhatBambuDoesOnATerminal) {
+    test::TempDir dir;
+    std::string out, bambu = fake_bambu(dir);
+    ASSERT_EQ(test::run_flowhls("compile -e gaussian --target bambu -o " + (dir / "g"), &out), 0) << out;
+    // script(1) gives flowhls a terminal.
+    ASSERT_EQ(test::run_shell("script -qec '" + std::string(FLOWHLS_BIN) + " synth " + (dir / "g") + " --bambu " + bambu +
+                                  "' /dev/null",
+                              &out),
+              0)
+        << out;
+    for (const char *stage : {"] PandA-Bambu: front end (clang)", "] PandA-Bambu: scheduling gaussian",
+                              "] PandA-Bambu: binding gaussian", "] writing Verilog, building the Verilator model",
+                              "] RTL co-simulation finished"}) {
+        EXPECT_NE(out.find(stage), std::string::npos) << stage << "\n" << out;
+    }
+    EXPECT_NE(out.find("[synth    0 s]"), std::string::npos) << out;
+    EXPECT_NE(out.find("synth: PASS"), std::string::npos) << out;
+}
+
+TEST(BambuSweep, WritesTheMeasuredFiguresWithTheirOrigin) {
+    test::TempDir dir;
+    std::string out;
+    std::string sweep = std::string(FLOWHLS_SOURCE_DIR) + "/bench/bambu-sweep.sh";
+    ASSERT_EQ(test::run_shell(sweep + " --bambu " + fake_bambu(dir) + " --flowhls " + FLOWHLS_BIN + " --out " +
+                                  (dir / "m.csv") + " --work " + (dir / "w") + " brighten_blur_root",
+                              &out),
+              0)
+        << out;
+    std::string csv = test::read_file(dir / "m.csv");
+    EXPECT_EQ(csv.rfind("# Measured by flowhls synth (PandA-Bambu synthesis, Verilator RTL co-simulation): "
+                        "PandA-Bambu 2024.10 - Revision fake + Verilator",
+                        0),
+              0u)
+        << csv;
+    EXPECT_NE(csv.find("\"inf\"); BRAM18K"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\nname,rtl_vs_reference,cycles,lut,ff,dsp,bram18k,fmax_mhz,seconds,what,args,tool,device\n"
+                       "brighten_blur_root,PASS,4321,777,99,2,2,123.4,"),
+              std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find(",\"uint16 stencil\",\"-e brighten_blur -s root\",\"PandA-Bambu 2024.10 - Revision fake"),
+              std::string::npos)
+        << csv;
+    // Nothing written beside the script (a quoting slip once made a stray file there).
+    for (const fs::directory_entry &e : fs::directory_iterator(std::string(FLOWHLS_SOURCE_DIR))) {
+        EXPECT_NE(e.path().filename().string().rfind("=", 0), 0u) << e.path();
+    }
 }
 
 TEST(InstallBambuScript, ChecksItsArgumentsAndShowsTheRecipe) {
     std::string script = std::string(FLOWHLS_SOURCE_DIR) + "/scripts/install-bambu.sh", out;
-    EXPECT_EQ(shell(script + " --help", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " --help", &out), 0) << out;
     EXPECT_NE(out.find("Usage: scripts/install-bambu.sh [SRC_DIR]"), std::string::npos) << out;
-    EXPECT_EQ(shell(script + " --bogus", &out), 2) << out;
-    EXPECT_EQ(shell(script + " /nonexistent/src", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " --bogus", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " /nonexistent/src", &out), 2) << out;
     EXPECT_NE(out.find("source directory '/nonexistent/src' does not exist"), std::string::npos) << out;
-    EXPECT_EQ(shell(script + " --jobs x", &out), 2) << out;
+    EXPECT_EQ(test::run_shell(script + " --jobs x", &out), 2) << out;
     test::TempDir dir;
-    EXPECT_EQ(shell(script + " " + dir.path(), &out), 2) << out;  // not a Bambu tree
+    EXPECT_EQ(test::run_shell(script + " " + dir.path(), &out), 2) << out;  // not a Bambu tree
     EXPECT_NE(out.find("is not a PandA-bambu source tree"), std::string::npos) << out;
     std::ofstream(dir / "Makefile.init") << "";
     std::ofstream(dir / "configure.ac") << "";
-    EXPECT_EQ(shell(script + " " + dir.path() + " --prefix " + (dir / "p") + " --dry-run", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " " + dir.path() + " --prefix " + (dir / "p") + " --dry-run", &out), 0) << out;
     for (const char *want : {"clang-16", "llvm-16", "gcc-multilib", "libc6-dev-i386", "libbdd0c2", "verilator", "libboost-all-dev",
                              "--with-clang16=/usr/bin/clang-16", "install-strip DESTDIR=" }) {
         EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
     }
     EXPECT_FALSE(fs::exists(dir / "p"));  // a dry run changes nothing
     // Without a source directory it clones upstream at the tested revision.
-    EXPECT_EQ(shell(script + " --prefix " + (dir / "q") + " --dry-run", &out), 0) << out;
+    EXPECT_EQ(test::run_shell(script + " --prefix " + (dir / "q") + " --dry-run", &out), 0) << out;
     EXPECT_NE(out.find("git clone --recurse-submodules https://github.com/ferrandi/PandA-bambu.git"), std::string::npos)
         << out;
     EXPECT_NE(out.find("checkout 683d87153"), std::string::npos) << out;

@@ -1,5 +1,6 @@
 // The subcommands that run suites: bench (every example's QoR beside published figures) and
 // conformance (the ONNX backend test cases).
+#include "driver/BambuBench.h"
 #include "driver/Bench.h"
 #include "driver/Conformance.h"
 #include "driver/cli/Command.h"
@@ -14,6 +15,7 @@ Command bench_command(CLI::App &app) {
     struct Args {
         BenchOptions options;
         std::string target = "vitis";
+        bool bambu = false;
     };
     auto a = std::make_shared<Args>();
     CLI::App *sub =
@@ -24,7 +26,17 @@ Command bench_command(CLI::App &app) {
         ->check(number_in(1.0, 10000.0))
         ->capture_default_str();
     sub->add_option("-t,--target", a->target, "HLS target: vitis or bambu")->capture_default_str();
+    sub->add_flag("--bambu", a->bambu,
+                  "instead: the Bambu model's cycle estimate beside the cycles PandA-Bambu measured "
+                  "(bambu_measured.csv) for each design, with the error");
     return {sub, [a] {
+                if (a->bambu) {
+                    BambuBenchOptions o;
+                    o.reference_dir = a->options.reference_dir;
+                    o.flowhls_binary = self_path();
+                    run_bambu_bench(o, std::cout);
+                    return 0;
+                }
                 a->options.target = parse_hls_target(a->target);
                 run_bench(a->options, std::cout);
                 return 0;

@@ -2,6 +2,7 @@
 #include "emit/bambu/BambuReport.h"
 #include "emit/HtmlReport.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -31,6 +32,27 @@ std::string error_text(int64_t estimate, int64_t measured) {
 }
 
 }  // namespace
+
+std::string bambu_model_text(const BambuEstimate &e) {
+    std::ostringstream os;
+    os << "Cycle estimate for PandA-Bambu (Bambu model: no loop pipelining, filters one after the other, one "
+          "soft-float unit of each kind; calibrated on PandA-Bambu 2024.10, docs/bambu.md)\n\n";
+    for (const BambuEstimate::Filter &f : e.filters) {
+        std::string name = f.name;
+        name.resize(std::max<size_t>(name.size(), 30), ' ');
+        os << "  " << name << " " << f.cycles << "\n";
+    }
+    os << "  total                          " << e.cycles << " cycles\n";
+    return os.str();
+}
+
+nlohmann::json bambu_model_json(const BambuEstimate &e) {
+    nlohmann::json j;
+    j["latency_cycles"] = e.cycles;
+    j["model"] = "Bambu model";
+    for (const BambuEstimate::Filter &f : e.filters) j["filters"].push_back({{"name", f.name}, {"cycles", f.cycles}});
+    return j;
+}
 
 std::string synth_tool_label(const SynthMeasurement &m) {
     std::string bambu = m.bambu_version.rfind("PandA ", 0) == 0 ? m.bambu_version.substr(6) : m.bambu_version;

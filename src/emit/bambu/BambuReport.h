@@ -1,6 +1,7 @@
 // What PandA-Bambu measured, printed for report.txt, report.json and report.html.
 #pragma once
 
+#include "analysis/BambuTiming.h"
 #include "flowhls/Synth.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,11 @@ struct SynthEstimate {
     /// Which model made it ("Vitis model", "Bambu model").
     std::string model;
 };
+
+/// Contract: the Bambu-model estimate as a report.txt section (cycles per filter and total).
+std::string bambu_model_text(const BambuEstimate &estimate);
+/// The "bambu_estimate" object of report.json.
+nlohmann::json bambu_model_json(const BambuEstimate &estimate);
 
 /// "PandA-Bambu 2024.10 - Revision 683d87153-main + Verilator 5.006 2023-01-22".
 std::string synth_tool_label(const SynthMeasurement &m);
