@@ -139,18 +139,114 @@ def export(name, out_dir):
     print(f"{name}: {path} input {tuple(shape)} output {tuple(y.shape)}")
 
 
+class QuantizedLeNet5(nn.Module):
+    """LeNet-5 between QuantStub / DeQuantStub for post-training static quantization."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.model = model
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.model(self.quant(x)))
+
+
+class WithTop1(nn.Module):
+    """A model's logits and its top-1 class (so the testbench checks the class too)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        y = self.model(x)
+        return y, torch.argmax(y, dim=1)
+
+
+def quantizable_resnet18():
+    """torchvision's quantizable ResNet-18 (QuantStub, FloatFunctional residual adds) with
+    Conv+BN+ReLU fused, BatchNorm statistics randomized like the float zoo model's."""
+    import torchvision.models.quantization as tvq
+    model = tvq.resnet18(weights=None, quantize=False, num_classes=1000)
+    randomize_batchnorm(model, torch.Generator().manual_seed(1))
+    model.eval()
+    model.fuse_model()
+    return model, (1, 3, 224, 224), "fc", 4
+
+
+def quantizable_lenet5():
+    return QuantizedLeNet5(LeNet5()).eval(), (4, 1, 32, 32), "model.fc3", 16
+
+
+def export_int8(name, out_dir):
+    """Post-training static quantization (torch.ao.quantization, engine qnnpack: uint8
+    activations, int8 weights per tensor) of a zoo model with the float model's seed,
+    calibrated on seeded random inputs, exported at opset 13 as a QDQ model whose second
+    output is the top-1 class. The test data is PyTorch's own int8 output; flowhls.json gives
+    the testbench tolerance: 2.5 steps (LSB) of the output's scale, as int8 runtimes disagree
+    in the last bit."""
+    import json
+    import torch.ao.quantization as tq
+    torch.backends.quantized.engine = "qnnpack"
+    torch.manual_seed(0)
+    model, shape, last, batches = QUANTIZABLE[name]()
+    model.qconfig = tq.get_default_qconfig("qnnpack")
+    prepared = tq.prepare(model)
+    gen = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for _ in range(batches):
+            prepared(torch.rand((8,) + tuple(shape[1:]), generator=gen))
+    quantized = tq.convert(prepared)
+    x = torch.rand(shape, generator=torch.Generator().manual_seed(2))
+    top = WithTop1(quantized).eval()
+    with torch.no_grad():
+        y, top1 = top(x)
+    target = os.path.join(out_dir, name)
+    data = os.path.join(target, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    path = os.path.join(target, "model.onnx")
+    torch.onnx.export(top, x, path, opset_version=13, input_names=["input"], output_names=["output", "top1"])
+    onnx.checker.check_model(onnx.load(path))
+    with open(os.path.join(data, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy(), "input").SerializeToString())
+    for i, (n, a) in enumerate([("output", y.numpy()), ("top1", top1.numpy())]):
+        with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    layer = quantized
+    for part in last.split("."):
+        layer = getattr(layer, part)
+    lsb = float(layer.scale)
+    with open(os.path.join(target, "flowhls.json"), "w") as f:
+        json.dump({"atol": 2.5 * lsb, "rtol": 0.0, "lsb": lsb}, f)
+    print(f"{name}: {path} input {tuple(x.shape)} output {tuple(y.shape)} (output LSB {lsb:.3g})")
+
+
+# Quantizable models: name -> () -> (model with quant stubs, input shape, last quantized layer,
+# calibration batches of 8).
+QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "resnet18_int8": quantizable_resnet18}
+# Quantized variants of zoo models: name -> exporter.
+QUANTIZED = {name: export_int8 for name in QUANTIZABLE}
+
+
+def export_any(name, out_dir):
+    """Exports a float model of MODELS or a quantized one of QUANTIZED."""
+    (QUANTIZED[name] if name in QUANTIZED else export)(name, out_dir)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)), help="output directory")
-    parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(MODELS))
+    every = list(MODELS) + list(QUANTIZED)
+    parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(every))
     args = parser.parse_args()
-    names = args.names or list(MODELS)
+    names = args.names or every
     for n in names:
-        if n not in MODELS:
-            sys.exit(f"unknown model '{n}' (models: {', '.join(MODELS)})")
+        if n not in every:
+            sys.exit(f"unknown model '{n}' (models: {', '.join(every)})")
     torch.set_num_threads(2)
     for n in names:
-        export(n, args.out)
+        export_any(n, args.out)
 
 
 if __name__ == "__main__":

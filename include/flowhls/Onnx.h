@@ -34,6 +34,9 @@ struct OnnxImportOptions {
     bool specialize_shape_inputs = false;
     /// Fold BatchNormalization into the Conv that feeds it (when its weights are constant).
     bool fold_batchnorm = true;
+    /// Rewrite the QDQ patterns of a quantized model (DequantizeLinear -> Conv/Gemm -> [Relu]
+    /// -> QuantizeLinear, and MaxPool/Relu between one scale) as integer ops (docs/quantization.md).
+    bool fuse_qdq = true;
     /// Name of the kernel; default: the model file's name made a C identifier.
     std::string kernel_name;
     /// The most bytes the model's tensors may take together (initializers, inputs and every

@@ -23,7 +23,7 @@ struct CompileArgs {
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
     std::string test_data, weights = "auto", directives;
     double atol = 1e-5, rtol = 1e-4;
-    bool no_fold_bn = false, specialize = false;
+    bool no_fold_bn = false, no_fuse_qdq = false, specialize = false;
     uint64_t seed = 1;
     bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020";
@@ -66,6 +66,7 @@ Named model_program(const CompileArgs &a) {
     o.atol = a.atol;
     o.rtol = a.rtol;
     o.fold_batchnorm = !a.no_fold_bn;
+    o.fuse_qdq = !a.no_fuse_qdq;
     o.specialize_shape_inputs = a.specialize;
     o.kernel_name = a.kernel_name;
     o.max_memory_bytes = a.max_memory;
@@ -230,6 +231,8 @@ void add_model_options(CLI::App *c, CompileArgs &a) {
     c->add_flag("--specialize-shape-inputs", a.specialize,
                 "model inputs used as shapes, axes or pads take their test value as a constant");
     c->add_flag("--no-fold-batchnorm", a.no_fold_bn, "keep BatchNormalization nodes instead of folding them into Conv");
+    c->add_flag("--no-fuse-qdq", a.no_fuse_qdq,
+                "keep a quantized model's QDQ patterns in float instead of integer arithmetic");
 }
 
 // The options of the output: where, for what, what to print.

@@ -47,29 +47,8 @@ const Halide::Buffer<> &known_values(const NodeContext &ctx, const Tensor &t) {
 
 std::vector<double> NodeContext::constant_doubles(int i) const {
     const Tensor &t = input(i);
-    std::vector<double> out;
-    const Halide::Buffer<> &b = known_values(*this, t);
-    const uint8_t *p = static_cast<const uint8_t *>(b.data());
-    Halide::Type ty = b.type();
-    for (int64_t k = 0; k < t.size(); k++) {
-        const uint8_t *e = p + k * ty.bytes();
-        double v = 0;
-        auto get = [&](auto x) {
-            std::memcpy(&x, e, sizeof x);
-            return static_cast<double>(x);
-        };
-        if (ty == Halide::Float(32)) v = get(float());
-        else if (ty == Halide::Float(64)) v = get(double());
-        else if (ty == Halide::Int(8)) v = get(int8_t());
-        else if (ty == Halide::Int(16)) v = get(int16_t());
-        else if (ty == Halide::Int(32)) v = get(int32_t());
-        else if (ty == Halide::Int(64)) v = get(int64_t());
-        else if (ty == Halide::UInt(8)) v = get(uint8_t());
-        else if (ty == Halide::UInt(16)) v = get(uint16_t());
-        else if (ty == Halide::UInt(32)) v = get(uint32_t());
-        else v = get(uint64_t());
-        out.push_back(v);
-    }
+    std::vector<double> out = buffer_doubles(known_values(*this, t));
+    out.resize(static_cast<size_t>(t.size()));
     return out;
 }
 
@@ -147,6 +126,12 @@ void NodeContext::mark_view(int i) {
     if (i < static_cast<int>(views.size())) views[i] = true;
 }
 
+Tensor NodeContext::constant(const std::string &suffix, Halide::Buffer<> values, std::vector<int64_t> shape,
+                             int elem_type) const {
+    if (!make_constant) throw std::logic_error("NodeContext::constant: no importer to make constants");
+    return make_constant(prefix_ + "_" + suffix, values, shape, elem_type);
+}
+
 void NodeContext::unsupported(const std::string &reason) const { throw Unsupported(reason); }
 
 void NodeContext::invalid(const std::string &reason) const { throw InvalidNode(reason); }
@@ -161,6 +146,7 @@ const ConverterTable &converter_table() {
         add_normalization_converters(t);
         add_reduction_converters(t);
         add_shape_converters(t);
+        add_quantize_converters(t);
         return t;
     }();
     return table;

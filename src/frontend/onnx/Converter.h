@@ -106,6 +106,14 @@ public:
     /// Output `i` is a view of an input (reshape, squeeze...): it is inlined into its consumers
     /// instead of becoming a filter of its own.
     void mark_view(int i);
+    /// A constant the converter computes (a table of per-channel multipliers...), made an
+    /// input of the program like an initializer (a ROM or m_axi port) named after the node.
+    Tensor constant(const std::string &suffix, Halide::Buffer<> values, std::vector<int64_t> shape,
+                    int elem_type) const;
+    /// Makes the tensors of constant(); set by the importer.
+    std::function<Tensor(const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
+                         int elem_type)>
+        make_constant;
 
     /// Throws Unsupported with `reason`.
     [[noreturn]] void unsupported(const std::string &reason) const;
@@ -152,5 +160,6 @@ void add_pool_converters(ConverterTable &table);
 void add_normalization_converters(ConverterTable &table);
 void add_reduction_converters(ConverterTable &table);
 void add_shape_converters(ConverterTable &table);
+void add_quantize_converters(ConverterTable &table);
 
 }  // namespace flowhls::onnx_import

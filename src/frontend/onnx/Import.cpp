@@ -3,6 +3,7 @@
 #include "frontend/onnx/Converter.h"
 #include "frontend/halide/JitTarget.h"
 #include "frontend/onnx/FoldBatchNorm.h"
+#include "frontend/onnx/FuseQdq.h"
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TestData.h"
@@ -72,6 +73,7 @@ private:
         model_opset_ = check_and_convert(model_, path_);
         onnx::GraphProto &g = *model_.mutable_graph();
         if (options_.fold_batchnorm) fold_batchnorm_into_conv(g);
+        if (options_.fuse_qdq) fuse_qdq(model_, path_);
         for (const onnx::TensorProto &t : g.initializer()) initializers_.insert(t.name());
         // Element types are known before shapes are fixed: check support first.
         {
@@ -246,6 +248,8 @@ private:
         // The converter's Funcs are named <output>_op...; the filter itself <output>.
         std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
         NodeContext ctx(n, inputs, prefix);
+        ctx.make_constant = [this](const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
+                                   int elem_type) { return param_tensor(name, elem_type, shape, values); };
         std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);

@@ -37,6 +37,8 @@ std::vector<int> halide_extents(const std::vector<int64_t> &shape);
 /// unsupported types, external data or sizes that do not match the dims (check_tensor runs
 /// before anything is allocated).
 Halide::Buffer<> tensor_to_buffer(const onnx::TensorProto &tensor, const std::string &what);
+/// The values of a buffer of any numeric type as doubles, in memory order.
+std::vector<double> buffer_doubles(const Halide::Buffer<> &values);
 /// The dims of a TensorProto.
 std::vector<int64_t> tensor_dims(const onnx::TensorProto &tensor);
 /// A TensorProto holding `values` (ONNX shape `shape`, element type `elem_type`).

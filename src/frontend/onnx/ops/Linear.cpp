@@ -1,5 +1,6 @@
 // Converters of the multiply-accumulate ops: Conv, ConvTranspose, Gemm, MatMul, Einsum.
 #include "frontend/onnx/Attributes.h"
+#include "frontend/onnx/ops/Linear.h"
 #include "frontend/onnx/ops/Window.h"
 #include "frontend/onnx/OpSupport.h"
 
@@ -26,11 +27,9 @@ void check_bias(const NodeContext &ctx, int64_t maps) {
     }
 }
 
-// Conv: X [N, C, D...], W [M, C/group, K...], optional B [M] -> [N, M, O...]. The output
-// is initialized with the bias and accumulated over (channel, kernel...) in that loop order,
-// the innermost kernel axis innermost: `for n, m, o...: acc = b; for c, k...: acc += w * x`.
-void convert_conv(NodeContext &ctx) {
-    const Tensor &x = ctx.input(0), &w = ctx.input(1);
+}  // namespace
+
+Accumulation conv_accumulation(const NodeContext &ctx, const Tensor &x, const Tensor &w, const Tensor *bias) {
     int spatial = x.rank() - 2;
     if (spatial < 1) ctx.unsupported("input rank " + std::to_string(x.rank()) + " (Conv needs N, C and spatial axes)");
     if (w.rank() != x.rank()) ctx.unsupported("weight rank differs from input rank");
@@ -40,7 +39,10 @@ void convert_conv(NodeContext &ctx) {
         ctx.invalid("the weights' shape " + shape_text(w.shape) + " and group " + std::to_string(group) +
                     " do not fit the input's " + std::to_string(channels) + " channels");
     }
-    check_bias(ctx, maps);
+    if (bias && bias->shape != std::vector<int64_t>{maps}) {
+        ctx.invalid("the bias has shape " + shape_text(bias->shape) + "; it must hold one value per output channel (" +
+                    std::to_string(maps) + ")");
+    }
     std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
     WindowGeometry geo = window_geometry(ctx, x, kernel, false);
 
@@ -48,7 +50,7 @@ void convert_conv(NodeContext &ctx) {
     for (int i = 0; i < spatial; i++) out_shape.push_back(geo.output[i]);
     std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
     Func conv = ctx.func();
-    Expr init = ctx.has_input(2) ? ctx.input(2).at({v[1]}) : Halide::Internal::make_zero(x.type);
+    Expr init = bias ? bias->at({v[1]}) : Halide::Internal::make_zero(x.type);
     define(conv, v, init);
 
     // Reduction over kernel axes (innermost first) then the input channels.
@@ -70,7 +72,17 @@ void convert_conv(NodeContext &ctx) {
     Expr value = padded_at(x, xi, spatial_pos, Halide::Internal::make_zero(x.type), geo.reads_outside);
     std::vector<Var> hv = halide_args(v);
     conv(hv) = conv(hv) + w.at(wi) * value;
-    ctx.set_output(0, conv, out_shape, x.elem_type);
+    return {conv, out_shape};
+}
+
+namespace {
+
+// Conv: X [N, C, D...], W [M, C/group, K...], optional B [M] -> [N, M, O...]. The output
+// is initialized with the bias and accumulated over (channel, kernel...) in that loop order,
+// the innermost kernel axis innermost: `for n, m, o...: acc = b; for c, k...: acc += w * x`.
+void convert_conv(NodeContext &ctx) {
+    Accumulation acc = conv_accumulation(ctx, ctx.input(0), ctx.input(1), ctx.has_input(2) ? &ctx.input(2) : nullptr);
+    ctx.set_output(0, acc.func, acc.shape, ctx.input(0).elem_type);
 }
 
 // Pads and output extents of ConvTranspose's spatial axes (ONNX ConvTranspose-11 rules).
@@ -205,9 +217,9 @@ void convert_gemm(NodeContext &ctx) {
     ctx.set_output(0, y, {m, n}, a.elem_type);
 }
 
-// MatMul with NumPy semantics: 1-D operands are promoted, batch axes broadcast.
-void convert_matmul(NodeContext &ctx) {
-    Tensor a = ctx.input(0), b = ctx.input(1);
+}  // namespace
+
+Accumulation matmul_accumulation(const NodeContext &ctx, const Tensor &a, const Tensor &b) {
     if (a.rank() == 0 || b.rank() == 0) ctx.unsupported("MatMul of a scalar");
     bool a_vec = a.rank() == 1, b_vec = b.rank() == 1;
     std::vector<int64_t> as = a.shape, bs = b.shape;
@@ -241,10 +253,7 @@ void convert_matmul(NodeContext &ctx) {
     std::vector<int64_t> out_shape = batch;
     if (!a_vec) out_shape.push_back(m);
     if (!b_vec) out_shape.push_back(n);
-    if (out_shape.size() == full.size()) {
-        ctx.set_output(0, y, out_shape, a.elem_type);
-        return;
-    }
+    if (out_shape.size() == full.size()) return {y, out_shape};
     y.compute_root();
     std::vector<Var> ov = make_vars(static_cast<int>(out_shape.size()));
     std::vector<Expr> src(ov.begin(), ov.begin() + nb);
@@ -253,7 +262,15 @@ void convert_matmul(NodeContext &ctx) {
     src.push_back(b_vec ? Expr(0) : Expr(ov[next++]));
     Func squeezed = ctx.func("out");
     define(squeezed, ov, y(std::vector<Expr>(src.rbegin(), src.rend())));
-    ctx.set_output(0, squeezed, out_shape, a.elem_type);
+    return {squeezed, out_shape};
+}
+
+namespace {
+
+// MatMul with NumPy semantics: 1-D operands are promoted, batch axes broadcast.
+void convert_matmul(NodeContext &ctx) {
+    Accumulation acc = matmul_accumulation(ctx, ctx.input(0), ctx.input(1));
+    ctx.set_output(0, acc.func, acc.shape, ctx.input(0).elem_type);
 }
 
 // A parsed Einsum equation: one term per operand and the output term; each term is a list

@@ -1,0 +1,42 @@
+// integer_requantization: an int32 accumulator scaled by sa*sb/sc as an integer multiply and
+// one round-half-to-even shift, proven equal to the exact real-number result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace flowhls::onnx_import {
+
+/// y = clamp(rhe(acc * multiplier / 2^shift) + zero_point, qmin, qmax), rhe rounding half to even.
+struct IntegerRequant {
+    int64_t multiplier = 0;  // in [2^30, 2^31), or below with a shift imposed
+    int shift = 0;           // in [1, 62]
+};
+
+/// The output range and zero point a requantization saturates to.
+struct QuantRange {
+    int64_t zero_point = 0;
+    int64_t qmin = 0, qmax = 255;
+};
+
+/// Contract: for the real factor m = sa * sb / sc of three positive finite floats (exactly,
+/// as a rational number, not rounded), every integer accumulator in [lo, hi] (|lo|, |hi| <
+/// 2^31) and the output range `out`, finds M in [2^30, 2^31) and n such that
+///     clamp(rhe(acc * M / 2^n) + zp, qmin, qmax) == clamp(rhe(acc * m) + zp, qmin, qmax)
+/// for every acc in [lo, hi], and proves it: with |acc * (M/2^n - m)| <= delta, a result can
+/// only differ where acc * m lies within delta of a half-integer at which the clamped result
+/// changes (k + 1/2 for k + zp in [qmin, qmax - 1]); every acc of the range near one of those
+/// is checked with exact 128-bit rational arithmetic. A `fixed_shift` in [1, 62] imposes n
+/// (one shift shared by several channels; M may then be below 2^30). Returns false with the reason (an
+/// accumulator on a tie the shift rounds the other way, scales out of range) when no such M,
+/// n is proven; the caller then keeps the floating-point requantization.
+bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi, const QuantRange &out,
+                            IntegerRequant *result, std::string *why_not, int fixed_shift = 0);
+
+/// rhe(acc * M / 2^n), the integer the generated code computes (exact, for tests).
+int64_t apply_requant(int64_t acc, const IntegerRequant &r);
+
+/// rhe(acc * sa * sb / sc) computed exactly (for tests); `ok` false when it does not fit.
+int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok);
+
+}  // namespace flowhls::onnx_import

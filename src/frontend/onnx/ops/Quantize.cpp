@@ -1,0 +1,387 @@
+// Converters of the quantization ops: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul (int8 / uint8 operands, int32 sums).
+#include <algorithm>
+#include <cmath>
+
+#include "frontend/onnx/OpSupport.h"
+#include "frontend/onnx/Requantize.h"
+#include "frontend/onnx/TensorData.h"
+#include "frontend/onnx/ops/Linear.h"
+
+namespace flowhls::onnx_import {
+
+namespace {
+
+using Halide::Expr;
+using Halide::Func;
+using Halide::RDom;
+using Halide::Var;
+using onnx::TensorProto;
+
+bool is_quantized_type(int t) {
+    return t == TensorProto::UINT8 || t == TensorProto::INT8;
+}
+
+// The values an 8-bit quantized type holds.
+QuantRange quant_range(int elem_type, int64_t zero_point) {
+    if (elem_type == TensorProto::INT8) return {zero_point, -128, 127};
+    return {zero_point, 0, 255};
+}
+
+// A scale or zero point of `x` (input `input` of the node): one value for the whole tensor,
+// or one per index along `axis` of `x` (negative: from the end). A constant single value becomes a literal.
+Expr per_axis(const NodeContext &ctx, int input, const Tensor &x, int axis, const std::vector<Expr> &index) {
+    const Tensor &p = ctx.input(input);
+    if (p.size() == 1) {
+        if (p.is_constant()) return Halide::Internal::make_const(p.type, ctx.constant_doubles(input)[0]);
+        return p.at(std::vector<Expr>(p.rank(), 0));
+    }
+    if (axis < 0) axis += x.rank();
+    if (p.rank() != 1 || axis < 0 || axis >= x.rank() || p.shape[0] != x.shape[axis]) {
+        ctx.invalid("input '" + p.name + "' has shape " + shape_text(p.shape) + "; it must hold one value or one per " +
+                    "index of axis " + std::to_string(axis) + " of '" + x.name + "' (" + shape_text(x.shape) + ")");
+    }
+    return p.at({index[axis]});
+}
+
+// The zero point of input `input` (absent: 0 of type `type`) along `axis` as int32.
+Expr zero_point_at(const NodeContext &ctx, int input, const Tensor &x, int axis, const std::vector<Expr> &index) {
+    if (!ctx.has_input(input)) return Expr(0);
+    return Halide::cast<int32_t>(per_axis(ctx, input, x, axis, index));
+}
+
+// `q` minus its zero point (input `zp_input`, one value or one per index of `axis`) as an
+// int32 tensor inlined into its reader; reads outside stay zero-point-relative (padding = 0).
+Tensor centered(const NodeContext &ctx, const Tensor &q, int zp_input, int axis, const std::string &suffix) {
+    Tensor t = q;
+    t.elem_type = TensorProto::INT32;
+    t.type = Halide::Int(32);
+    t.constant = Halide::Buffer<>();
+    t.test_value = Halide::Buffer<>();
+    std::vector<Var> v = make_vars(q.rank());
+    std::vector<Expr> index = as_exprs(v);
+    t.func = ctx.func(suffix);
+    define(t.func, v, Halide::cast<int32_t>(q.at(index)) - zero_point_at(ctx, zp_input, q, axis, index));
+    return t;
+}
+
+// clamp(rhe(real / scale) + zp) in the type of `elem_type` (float arithmetic as ONNX
+// specifies it; no division without a scale; NaN quantizes to the zero point).
+Expr quantize_value(Expr real, Expr scale, Expr zero_point, int elem_type) {
+    QuantRange r = quant_range(elem_type, 0);
+    Expr q = Halide::round(scale.defined() ? real / scale : real);
+    q = Halide::select(Halide::is_nan(q), 0.0f, q) + Halide::cast<float>(zero_point);
+    q = Halide::clamp(q, static_cast<float>(r.qmin), static_cast<float>(r.qmax));
+    return Halide::cast(storage_type(elem_type), q);
+}
+
+// The axis of per-axis scales (checked when a scale holds more than one value).
+int axis_attr(const NodeContext &ctx) {
+    return static_cast<int>(ctx.attr_int("axis", 1));
+}
+
+// QuantizeLinear: y = saturate(rhe(x / y_scale) + y_zero_point), per tensor or per axis.
+void convert_quantize(NodeContext &ctx) {
+    const Tensor &x = ctx.input(0);
+    int axis = axis_attr(ctx);
+    int out_type = ctx.has_input(2) ? ctx.input(2).elem_type : static_cast<int>(TensorProto::UINT8);
+    std::vector<Var> v = make_vars(x.rank());
+    std::vector<Expr> index = as_exprs(v);
+    Expr scale = per_axis(ctx, 1, x, axis, index);
+    Func y = ctx.func();
+    define(y, v, quantize_value(x.at(index), scale, zero_point_at(ctx, 2, x, axis, index), out_type));
+    ctx.set_output(0, y, x.shape, out_type);
+}
+
+// DequantizeLinear: y = (x - x_zero_point) * x_scale, per tensor or per axis.
+void convert_dequantize(NodeContext &ctx) {
+    const Tensor &x = ctx.input(0);
+    int axis = axis_attr(ctx);
+    std::vector<Var> v = make_vars(x.rank());
+    std::vector<Expr> index = as_exprs(v);
+    Expr scale = per_axis(ctx, 1, x, axis, index);
+    Expr diff;
+    if (x.elem_type == TensorProto::INT32) {
+        // int32 data (biases): the difference may pass int32.
+        Expr zp = ctx.has_input(2) ? Halide::cast<int64_t>(per_axis(ctx, 2, x, axis, index)) : Expr(int64_t(0));
+        diff = Halide::cast<int64_t>(x.at(index)) - zp;
+    } else {
+        diff = Halide::cast<int32_t>(x.at(index)) - zero_point_at(ctx, 2, x, axis, index);
+    }
+    Func y = ctx.func();
+    define(y, v, Halide::cast<float>(diff) * scale);
+    ctx.set_output(0, y, x.shape, TensorProto::FLOAT);
+}
+
+// DynamicQuantizeLinear: uint8 with scale (max(0, max x) - min(0, min x)) / 255 and zero
+// point saturate(rhe(-min / scale)); outputs y, y_scale, y_zero_point.
+void convert_dynamic_quantize(NodeContext &ctx) {
+    const Tensor &x = ctx.input(0);
+    Halide::Region extents;
+    for (int i = x.rank() - 1; i >= 0; i--) extents.push_back({0, static_cast<int>(x.shape[i])});
+    if (extents.empty()) extents.push_back({0, 1});
+    RDom r(extents, ctx.func("r").name());
+    std::vector<Expr> at;
+    for (int i = 0; i < x.rank(); i++) at.push_back(r[x.rank() - 1 - i]);
+    std::vector<Var> s = make_vars(0);
+    std::vector<Var> hs = halide_args(s);
+    Func lo = ctx.func("min"), hi = ctx.func("max");
+    define(lo, s, 0.0f);
+    define(hi, s, 0.0f);
+    // Strict comparisons: a NaN element leaves the bound as it is.
+    lo(hs) = Halide::select(x.at(at) < lo(hs), x.at(at), lo(hs));
+    hi(hs) = Halide::select(x.at(at) > hi(hs), x.at(at), hi(hs));
+    lo.compute_root();
+    hi.compute_root();
+    Expr scale = (hi(hs) - lo(hs)) / 255.0f;
+    Expr zp = quantize_value(0.0f - lo(hs), scale, 0, TensorProto::UINT8);
+    Func scale_f = ctx.func("scale"), zp_f = ctx.func("zero_point");
+    define(scale_f, s, scale);
+    define(zp_f, s, zp);
+    scale_f.compute_root();
+    zp_f.compute_root();
+    std::vector<Var> v = make_vars(x.rank());
+    std::vector<Expr> index = as_exprs(v);
+    Func y = ctx.func();
+    Expr scalar = Expr(0);
+    define(y, v, quantize_value(x.at(index), scale_f(scalar), zp_f(scalar), TensorProto::UINT8));
+    ctx.set_output(0, y, x.shape, TensorProto::UINT8);
+    ctx.set_output(1, scale_f, {}, TensorProto::FLOAT);
+    ctx.set_output(2, zp_f, {}, TensorProto::UINT8);
+}
+
+// A zero point of a MatMul operand: one value, one per row of `a` (a 1-D vector of M
+// values), or a tensor broadcasting against the operand (per row [..., M, 1], per column [N]).
+Tensor centered_operand(const NodeContext &ctx, const Tensor &q, int zp_input, bool rows, const std::string &suffix) {
+    if (!ctx.has_input(zp_input) || ctx.input(zp_input).size() == 1) return centered(ctx, q, zp_input, 0, suffix);
+    const Tensor &zp = ctx.input(zp_input);
+    if (rows && zp.rank() == 1 && q.rank() >= 2) return centered(ctx, q, zp_input, q.rank() - 2, suffix);
+    if (broadcast_shape(q.shape, zp.shape) != q.shape) {
+        ctx.invalid("zero point '" + zp.name + "' (" + shape_text(zp.shape) + ") does not broadcast to '" + q.name +
+                    "' (" + shape_text(q.shape) + ")");
+    }
+    Tensor t = q;
+    t.elem_type = TensorProto::INT32;
+    t.type = Halide::Int(32);
+    t.constant = Halide::Buffer<>();
+    std::vector<Var> v = make_vars(q.rank());
+    t.func = ctx.func(suffix);
+    define(t.func, v, Halide::cast<int32_t>(q.at(as_exprs(v))) - Halide::cast<int32_t>(broadcast_at(zp, as_exprs(v))));
+    return t;
+}
+
+// Refuses a sum of `terms` products of two zero-point-relative 8-bit values (each within
+// [-255, 255]) that could pass int32.
+void check_accumulator(const NodeContext &ctx, int64_t terms) {
+    if (terms > (int64_t(1) << 31) / (255 * 255)) {
+        ctx.unsupported("a sum of " + std::to_string(terms) + " products could overflow the int32 accumulator");
+    }
+}
+
+// ConvInteger: int32 sum of (x - x_zero_point) * (w - w_zero_point[m]); padding reads the
+// zero point.
+void convert_conv_integer(NodeContext &ctx) {
+    Tensor x = centered(ctx, ctx.input(0), 2, 1, "x");
+    Tensor w = centered(ctx, ctx.input(1), 3, 0, "w");
+    check_accumulator(ctx, w.size() / std::max<int64_t>(w.shape.empty() ? 1 : w.shape[0], 1));
+    Accumulation acc = conv_accumulation(ctx, x, w, nullptr);
+    ctx.set_output(0, acc.func, acc.shape, TensorProto::INT32);
+}
+
+// MatMulInteger: int32 product of (a - a_zero_point) and (b - b_zero_point).
+void convert_matmul_integer(NodeContext &ctx) {
+    Tensor a = centered_operand(ctx, ctx.input(0), 2, true, "a");
+    Tensor b = centered_operand(ctx, ctx.input(1), 3, false, "b");
+    check_accumulator(ctx, a.shape.empty() ? 1 : a.shape.back());
+    Accumulation acc = matmul_accumulation(ctx, a, b);
+    ctx.set_output(0, acc.func, acc.shape, TensorProto::INT32);
+}
+
+// The value of a single-element input (scale or zero point) known at compile time.
+bool single_constant(const NodeContext &ctx, int input, double *value) {
+    if (!ctx.has_input(input)) {
+        *value = 0;
+        return true;
+    }
+    const Tensor &t = ctx.input(input);
+    if (!t.is_constant() || t.size() != 1) return false;
+    *value = ctx.constant_doubles(input)[0];
+    return true;
+}
+
+// Integer requantization of QLinearConv's accumulator per output channel, when every scale,
+// zero point, the weights and the bias are constants and integer_requantization proves the
+// integer multiply and shift equal to the real-number result for each channel's reachable
+// accumulators. Returns false (keeping the float path) otherwise.
+struct ChannelRequant {
+    std::vector<int64_t> multipliers;
+    int shift = 0;
+    QuantRange out;
+};
+
+bool conv_integer_requant(const NodeContext &ctx, int64_t maps, ChannelRequant *cr) {
+    double sx = 0, zx = 0, sy = 0, zy = 0;
+    if (!single_constant(ctx, 1, &sx) || !single_constant(ctx, 2, &zx) || !single_constant(ctx, 6, &sy) ||
+        !single_constant(ctx, 7, &zy)) {
+        return false;
+    }
+    const Tensor &w = ctx.input(3), &ws = ctx.input(4);
+    if (!w.is_constant() || !ws.is_constant() || (ctx.has_input(5) && !ctx.input(5).is_constant()) ||
+        (ctx.has_input(8) && !ctx.input(8).is_constant())) {
+        return false;
+    }
+    std::vector<double> wv = ctx.constant_doubles(3), wsv = ctx.constant_doubles(4);
+    std::vector<double> wzp = ctx.has_input(5) ? ctx.constant_doubles(5) : std::vector<double>{0.0};
+    std::vector<double> bias = ctx.has_input(8) ? ctx.constant_doubles(8) : std::vector<double>(maps, 0.0);
+    for (size_t n : {wsv.size(), wzp.size()}) {
+        if (n != 1 && n != static_cast<size_t>(maps)) {
+            ctx.invalid("w_scale and w_zero_point need one value or one per output channel");
+        }
+    }
+    QuantRange xr = quant_range(ctx.input(0).elem_type, static_cast<int64_t>(zx));
+    int64_t xlo = xr.qmin - xr.zero_point, xhi = xr.qmax - xr.zero_point;
+    int out_type = ctx.input(7).elem_type;
+    cr->out = quant_range(out_type, static_cast<int64_t>(zy));
+    int64_t per_map = w.size() / maps;
+    std::vector<int64_t> lo(maps), hi(maps);
+    for (int64_t m = 0; m < maps; m++) {
+        double zw = wzp[wzp.size() == 1 ? 0 : m];
+        int64_t l = static_cast<int64_t>(bias[m]), h = l;
+        for (int64_t k = 0; k < per_map; k++) {
+            int64_t wk = static_cast<int64_t>(wv[m * per_map + k] - zw);
+            l += std::min(wk * xlo, wk * xhi);
+            h += std::max(wk * xlo, wk * xhi);
+        }
+        lo[m] = l;
+        hi[m] = h;
+    }
+    // One shift for every channel (the smallest any channel needs), then each channel proven.
+    auto scale_of = [&](int64_t m) { return static_cast<float>(wsv[wsv.size() == 1 ? 0 : m]); };
+    int shift = 64;
+    std::string why;
+    for (int64_t m = 0; m < maps; m++) {
+        IntegerRequant r;
+        if (!integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m], cr->out,
+                                    &r, &why)) {
+            return false;
+        }
+        shift = std::min(shift, r.shift);
+    }
+    cr->shift = shift;
+    for (int64_t m = 0; m < maps; m++) {
+        IntegerRequant r;
+        if (!integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m], cr->out,
+                                    &r, &why, shift)) {
+            return false;
+        }
+        cr->multipliers.push_back(r.multiplier);
+    }
+    return true;
+}
+
+// clamp(rhe(acc * M / 2^n) + zp): the product in int64, one shift rounding half to even.
+Expr requantize_integer(Expr acc, Expr multiplier, int shift, const QuantRange &out, int out_type) {
+    Expr prod = Halide::cast<int64_t>(acc) * Halide::cast<int64_t>(multiplier);
+    Expr half = Expr((int64_t(1) << (shift - 1)) - 1);
+    Expr q = (prod + half + ((prod >> shift) & Expr(int64_t(1)))) >> shift;
+    q = Halide::clamp(q + Expr(out.zero_point), Expr(out.qmin), Expr(out.qmax));
+    return Halide::cast(storage_type(out_type), q);
+}
+
+// QLinearConv: the int32 sum of (x - zx) * (w - zw[m]) + B[m], requantized to y_scale /
+// y_zero_point by the integer multiply and shift when proven exact, else in float as
+// rhe(float(acc) * (x_scale * w_scale[m] / y_scale)).
+void convert_qlinear_conv(NodeContext &ctx) {
+    Tensor x = centered(ctx, ctx.input(0), 2, 1, "x");
+    Tensor w = centered(ctx, ctx.input(3), 5, 0, "w");
+    if (ctx.has_input(8) && ctx.input(8).elem_type != TensorProto::INT32) ctx.invalid("the bias must be int32");
+    check_accumulator(ctx, w.size() / std::max<int64_t>(w.shape.empty() ? 1 : w.shape[0], 1));
+    Accumulation acc = conv_accumulation(ctx, x, w, ctx.has_input(8) ? &ctx.input(8) : nullptr);
+    int out_type = ctx.input(7).elem_type;
+    int64_t maps = acc.shape[1];
+    std::vector<Var> v = make_vars(static_cast<int>(acc.shape.size()));
+    std::vector<Expr> index = as_exprs(v);
+    Expr sum = acc.func(halide_args(v));
+    Func y = ctx.func("requant");
+    ChannelRequant cr;
+    if (conv_integer_requant(ctx, maps, &cr)) {
+        bool uniform = std::all_of(cr.multipliers.begin(), cr.multipliers.end(),
+                                   [&](int64_t m) { return m == cr.multipliers[0]; });
+        Expr mult = Expr(cr.multipliers[0]);
+        if (!uniform) {
+            Halide::Buffer<int32_t> table(static_cast<int>(maps));
+            for (int64_t m = 0; m < maps; m++) table(static_cast<int>(m)) = static_cast<int32_t>(cr.multipliers[m]);
+            mult = ctx.constant("multiplier", table, {maps}, TensorProto::INT32).at({v[1]});
+        }
+        define(y, v, requantize_integer(sum, mult, cr.shift, cr.out, out_type));
+    } else {
+        Tensor out = x;  // w_scale holds one value or one per output channel (axis 1)
+        out.shape = acc.shape;
+        Expr sx = per_axis(ctx, 1, out, 1, index), sw = per_axis(ctx, 4, out, 1, index);
+        Expr sy = per_axis(ctx, 6, out, 1, index), zy = zero_point_at(ctx, 7, out, 1, index);
+        define(y, v, quantize_value(Halide::cast<float>(sum) * ((sx * sw) / sy), Expr(), zy, out_type));
+    }
+    ctx.set_output(0, y, acc.shape, out_type);
+}
+
+// QLinearMatMul: the int32 product of (a - za) and (b - zb), requantized in float as
+// rhe(float(acc) * (a_scale * b_scale / y_scale)) + y_zero_point.
+void convert_qlinear_matmul(NodeContext &ctx) {
+    Tensor a = centered_operand(ctx, ctx.input(0), 2, true, "a");
+    Tensor b = centered_operand(ctx, ctx.input(3), 5, false, "b");
+    check_accumulator(ctx, a.shape.empty() ? 1 : a.shape.back());
+    for (int s : {1, 4, 6, 7}) {
+        if (ctx.input(s).size() != 1) ctx.unsupported("per-row or per-column scales of QLinearMatMul");
+    }
+    Accumulation acc = matmul_accumulation(ctx, a, b);
+    int out_type = ctx.input(7).elem_type;
+    std::vector<Var> v = make_vars(static_cast<int>(acc.shape.size()));
+    std::vector<Expr> index = as_exprs(v);
+    auto single = [&](int input) { return per_axis(ctx, input, ctx.input(0), 0, index); };
+    Expr real = Halide::cast<float>(acc.func(halide_args(v))) * ((single(1) * single(4)) / single(6));
+    Func y = ctx.func("requant");
+    define(y, v, quantize_value(real, Expr(), Halide::cast<int32_t>(single(7)), out_type));
+    ctx.set_output(0, y, acc.shape, out_type);
+}
+
+// Type checks: which inputs must be 8-bit quantized, float, or int32.
+CheckFn check_types(std::vector<int> quantized, std::vector<int> floats, std::vector<int> int32s = {}) {
+    return [=](const onnx::NodeProto &, const std::vector<int> &types) -> std::string {
+        auto type = [&](int i) { return i < static_cast<int>(types.size()) ? types[i] : 0; };
+        for (int i : quantized) {
+            if (type(i) && !is_quantized_type(type(i)))
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int8 and uint8)";
+        }
+        for (int i : floats) {
+            if (type(i) && type(i) != TensorProto::FLOAT)
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only float)";
+        }
+        for (int i : int32s) {
+            if (type(i) && type(i) != TensorProto::INT32)
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int32)";
+        }
+        return "";
+    };
+}
+
+std::string check_dequantize(const onnx::NodeProto &node, const std::vector<int> &types) {
+    if (!types.empty() && types[0] && !is_quantized_type(types[0]) && types[0] != TensorProto::INT32) {
+        return "input of type " + elem_type_name(types[0]) + " (only int8, uint8 and int32)";
+    }
+    bool wide = !types.empty() && types[0] == TensorProto::INT32;
+    return wide ? check_types({}, {1}, {2})(node, types) : check_types({2}, {1})(node, types);
+}
+
+}  // namespace
+
+void add_quantize_converters(ConverterTable &t) {
+    t["QuantizeLinear"] = {convert_quantize, check_types({2}, {0, 1})};
+    t["DequantizeLinear"] = {convert_dequantize, check_dequantize};
+    t["DynamicQuantizeLinear"] = {convert_dynamic_quantize, check_types({}, {0})};
+    t["ConvInteger"] = {convert_conv_integer, check_types({0, 1, 2, 3}, {})};
+    t["MatMulInteger"] = {convert_matmul_integer, check_types({0, 1, 2, 3}, {})};
+    t["QLinearConv"] = {convert_qlinear_conv, check_types({0, 2, 3, 5, 7}, {1, 4, 6}, {8})};
+    t["QLinearMatMul"] = {convert_qlinear_matmul, check_types({0, 2, 3, 5, 7}, {1, 4, 6})};
+}
+
+}  // namespace flowhls::onnx_import

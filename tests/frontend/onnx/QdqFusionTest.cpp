@@ -1,0 +1,119 @@
+// QDQ models rewritten as integer arithmetic (fuse_qdq, QLinearConv's integer requantization),
+// simulated against flowhls's float64 reference of the QDQ semantics (qdq_models.py).
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "TestSupport.h"
+#include "flowhls/Compiler.h"
+#include "flowhls/Csim.h"
+#include "flowhls/Onnx.h"
+#include "frontend/onnx/FuseQdq.h"
+
+namespace flowhls {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_conv_int8_out", "qdq_conv_depthwise",
+                               "qdq_gemm", "qdq_gemm_not_transposed",   "qdq_pipeline"};
+
+// The models of qdq_models.py, generated once into a directory that lives as long as the tests.
+const std::string &model_dir() {
+    static test::TempDir dir;
+    static bool made = [] {
+        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) +
+                          "/tests/frontend/onnx/qdq_models.py " + dir.path() + " > " + dir.path() + "/log.txt 2>&1";
+        return std::system(cmd.c_str()) == 0;
+    }();
+    static const std::string empty;
+    return made ? dir.path() : empty;
+}
+
+onnx::ModelProto read_model(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    onnx::ModelProto m;
+    EXPECT_TRUE(m.ParseFromIstream(&in)) << path;
+    return m;
+}
+
+class QdqModels : public ::testing::TestWithParam<const char *> {};
+
+// Fused into integer arithmetic (no float left when input and output are integers) and equal
+// to the float64 reference bit for bit, for both targets, under the sanitizers.
+TEST_P(QdqModels, IntegerDesignMatchesFloat64Reference) {
+    if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    std::string model = model_dir() + "/" + GetParam() + "/model.onnx";
+    HalideProgram program = import_onnx(model, OnnxImportOptions());
+    for (HlsTarget target : {HlsTarget::Vitis, HlsTarget::Bambu}) {
+        test::TempDir out;
+        CompileOptions o;
+        o.verify_each = true;
+        o.target = target;
+        o.output_dir = out / "p";
+        CompileResult r = compile(program, o);
+        std::string kernel = test::read_file(r.output_dir + (target == HlsTarget::Vitis ? "/kernel.cpp" : "/kernel.c"));
+        // Integer in, integer out: no float left. The pipeline quantizes a float input once.
+        if (std::string(GetParam()) != "qdq_pipeline") {
+            EXPECT_EQ(kernel.find("float"), std::string::npos) << "float arithmetic left in " << GetParam();
+        } else {
+            size_t first = kernel.find("nearbyint");
+            EXPECT_NE(first, std::string::npos);
+            EXPECT_EQ(kernel.find("nearbyint", first + 1), std::string::npos) << "float requantization left";
+        }
+        CsimOptions co;
+        co.sanitize = true;
+        CsimResult c = run_csim(r.output_dir, co);
+        EXPECT_TRUE(c.passed) << c.verdict << "\n" << c.log;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, QdqModels, ::testing::ValuesIn(kModels),
+                         [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
+
+// A bias whose scale is not float32(x_scale * w_scale) is not an integer bias of the
+// accumulator: the pattern keeps its float semantics.
+TEST(QdqFusion, BiasWithAnotherScaleIsNotFused) {
+    if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    std::string path = model_dir() + "/qdq_conv/model.onnx";
+    onnx::ModelProto m = read_model(path);
+    EXPECT_EQ(onnx_import::fuse_qdq(m, path), 1);
+    int qlinear = 0;
+    for (const onnx::NodeProto &n : m.graph().node()) qlinear += n.op_type() == "QLinearConv";
+    EXPECT_EQ(qlinear, 1);
+    for (const onnx::NodeProto &n : m.graph().node()) EXPECT_NE(n.op_type(), "DequantizeLinear");
+
+    onnx::ModelProto other = read_model(path);
+    for (onnx::TensorProto &t : *other.mutable_graph()->mutable_initializer()) {
+        if (t.name() != "b_dq_scale") continue;
+        float scale = 0;
+        ASSERT_EQ(t.raw_data().size(), sizeof scale);
+        std::memcpy(&scale, t.raw_data().data(), sizeof scale);
+        scale *= 1.0001f;
+        t.set_raw_data(&scale, sizeof scale);
+    }
+    EXPECT_EQ(onnx_import::fuse_qdq(other, path), 0);
+}
+
+// Without fusion the model keeps the float QDQ path (which agrees on this small model too).
+TEST(QdqFusion, WithoutFusionTheFloatPathRuns) {
+    if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    OnnxImportOptions options;
+    options.fuse_qdq = false;
+    HalideProgram program = import_onnx(model_dir() + "/qdq_pipeline/model.onnx", options);
+    test::TempDir out;
+    CompileOptions o;
+    o.output_dir = out / "p";
+    CompileResult r = compile(program, o);
+    EXPECT_NE(test::read_file(r.output_dir + "/kernel.cpp").find("nearbyintf"), std::string::npos);
+    CsimResult c = run_csim(r.output_dir, CsimOptions());
+    EXPECT_TRUE(c.passed) << c.verdict << "\n" << c.log;
+}
+
+}  // namespace
+}  // namespace flowhls

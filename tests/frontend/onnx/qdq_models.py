@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""Small QDQ models (DequantizeLinear -> Conv/Gemm/MaxPool/Relu -> QuantizeLinear) with test data
+from flowhls's own float64 reference of the QDQ semantics.
+
+Every model reads uint8 (or float) input and writes uint8 / int8 (or float) output; the
+expected output is the float64 evaluation: dequantized operands (x - zx) * sx exactly in
+float64, the Conv / Gemm in float64, bias bq * sb, then round half to even of value / sy plus
+zy, saturated. Weights int8 random, scales random float32, bias scale float32(sx * sw).
+
+    /usr/bin/python3 tests/frontend/onnx/qdq_models.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qdq_reference  # noqa: E402  (the float64 evaluator next to this file)
+
+
+def conv2d(x, w, pads, strides, group=1):
+    """float64 NCHW convolution, x [N,C,H,W], w [M,C/g,KH,KW] (qdq_reference's)."""
+    return qdq_reference.conv(x, w, None, {"pads": pads, "strides": strides, "group": group})
+
+
+def quantize(v, sy, zy, dtype):
+    info = np.iinfo(dtype)
+    return np.clip(np.round(v / np.float64(sy)) + zy, info.min, info.max).astype(dtype)
+
+
+def f32(v):
+    return np.float32(v)
+
+
+class Model:
+    def __init__(self, rng):
+        self.rng = rng
+        self.nodes, self.inits = [], []
+
+    def init(self, name, array):
+        self.inits.append(numpy_helper.from_array(array, name))
+        return name
+
+    def node(self, op, inputs, output, **attrs):
+        self.nodes.append(helper.make_node(op, inputs, [output], name=output, **attrs))
+        return output
+
+    def scale(self, lo=2e-3, hi=3e-2):
+        return f32(self.rng.uniform(lo, hi))
+
+    def dq(self, q, scale, zero, name, axis=None):
+        s = self.init(name + "_scale", np.array(scale, dtype=np.float32))
+        z = self.init(name + "_zero", np.array(zero))
+        attrs = {} if axis is None else {"axis": axis}
+        return self.node("DequantizeLinear", [q, s, z], name, **attrs)
+
+    def q(self, v, scale, zero, name):
+        s = self.init(name + "_scale", np.array(scale, dtype=np.float32))
+        z = self.init(name + "_zero", np.array(zero))
+        return self.node("QuantizeLinear", [v, s, z], name)
+
+    def save(self, out_dir, name, inputs, outputs, feeds, expected):
+        graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        onnx.checker.check_model(model)
+        d = os.path.join(out_dir, name)
+        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+        onnx.save(model, os.path.join(d, "model.onnx"))
+        for i, (n, a) in enumerate(feeds):
+            with open(os.path.join(d, "test_data_set_0", f"input_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
+        for i, (n, a) in enumerate(expected):
+            with open(os.path.join(d, "test_data_set_0", f"output_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def conv_model(out_dir, name, seed, cin, cout, k, pads, strides, per_channel, relu_node, out_type, group=1):
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    h = w = 9
+    x = rng.integers(0, 256, size=(1, cin, h, w)).astype(np.uint8)
+    sx, zx = m.scale(), np.uint8(rng.integers(100, 160))
+    wq = rng.integers(-127, 128, size=(cout, cin // group, k, k)).astype(np.int8)
+    sw = np.array([m.scale(1e-3, 1e-2) for _ in range(cout)], dtype=np.float32) if per_channel else m.scale(1e-3, 1e-2)
+    sb = (np.float32(sx) * sw).astype(np.float32)
+    bq = rng.integers(-20000, 20000, size=(cout,)).astype(np.int32)
+    sy = m.scale(0.05, 0.4)
+    zy = np.uint8(rng.integers(0, 80)) if out_type == np.uint8 else np.int8(rng.integers(-20, 20))
+    xf = m.dq("x", sx, zx, "x_dq")
+    wf = m.dq(m.init("w", wq), sw, np.zeros(sw.shape, np.int8) if per_channel else np.int8(0), "w_dq",
+              axis=0 if per_channel else None)
+    bf = m.dq(m.init("b", bq), sb, np.zeros(sb.shape, np.int32) if per_channel else np.int32(0), "b_dq",
+              axis=0 if per_channel else None)
+    y = m.node("Conv", [xf, wf, bf], "conv", pads=pads, strides=strides, group=group)
+    if relu_node:
+        y = m.node("Relu", [y], "relu")
+    m.q(y, sy, zy, "y")
+    # float64 reference.
+    x64 = (x.astype(np.float64) - float(zx)) * np.float64(sx)
+    sw64 = np.asarray(sw, dtype=np.float64).reshape(-1, 1, 1, 1) if per_channel else np.float64(sw)
+    w64 = wq.astype(np.float64) * sw64
+    b64 = bq.astype(np.float64) * np.asarray(sb, dtype=np.float64)
+    ref = conv2d(x64, w64, pads, strides, group) + b64.reshape(1, -1, 1, 1)
+    if relu_node:
+        ref = np.maximum(ref, 0.0)
+    yq = quantize(ref, sy, float(zy), out_type)
+    onnx_type = TensorProto.UINT8 if out_type == np.uint8 else TensorProto.INT8
+    m.save(out_dir, name, [helper.make_tensor_value_info("x", TensorProto.UINT8, x.shape)],
+           [helper.make_tensor_value_info("y", onnx_type, yq.shape)], [("x", x)], [("y", yq)])
+
+
+def gemm_model(out_dir, name, seed, trans_b, relu_node):
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    n_in, n_out = 48, 20
+    x = rng.integers(0, 256, size=(2, n_in)).astype(np.uint8)
+    sx, zx = m.scale(), np.uint8(rng.integers(100, 160))
+    wq = rng.integers(-127, 128, size=(n_out, n_in)).astype(np.int8)
+    sw = m.scale(1e-3, 1e-2)
+    sb = np.float32(np.float32(sx) * sw)
+    bq = rng.integers(-20000, 20000, size=(n_out,)).astype(np.int32)
+    sy, zy = m.scale(0.05, 0.4), np.uint8(rng.integers(0, 80))
+    xf = m.dq("x", sx, zx, "x_dq")
+    wf = m.dq(m.init("w", wq if trans_b else np.ascontiguousarray(wq.T)), sw, np.int8(0), "w_dq")
+    bf = m.dq(m.init("b", bq), sb, np.int32(0), "b_dq")
+    y = m.node("Gemm", [xf, wf, bf], "gemm", transB=1 if trans_b else 0)
+    if relu_node:
+        y = m.node("Relu", [y], "relu")
+    m.q(y, sy, zy, "y")
+    ref = ((x.astype(np.float64) - float(zx)) * np.float64(sx)) @ (wq.astype(np.float64) * np.float64(sw)).T
+    ref = ref + bq.astype(np.float64) * np.float64(sb)
+    if relu_node:
+        ref = np.maximum(ref, 0.0)
+    yq = quantize(ref, sy, float(zy), np.uint8)
+    m.save(out_dir, name, [helper.make_tensor_value_info("x", TensorProto.UINT8, x.shape)],
+           [helper.make_tensor_value_info("y", TensorProto.UINT8, yq.shape)], [("x", x)], [("y", yq)])
+
+
+def pipeline_model(out_dir, name, seed):
+    """float input -> QuantizeLinear -> DQ -> Conv -> Q -> DQ -> Relu -> Q -> DQ -> MaxPool -> Q -> DQ."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    x = rng.uniform(-1, 1, size=(1, 2, 10, 10)).astype(np.float32)
+    sx, zx = m.scale(5e-3, 1e-2), np.uint8(128)
+    wq = rng.integers(-127, 128, size=(4, 2, 3, 3)).astype(np.int8)
+    sw = m.scale(1e-3, 1e-2)
+    sb = np.float32(np.float32(sx) * sw)
+    bq = rng.integers(-3000, 3000, size=(4,)).astype(np.int32)
+    sy, zy = m.scale(0.02, 0.05), np.uint8(100)
+    xq = m.q("x", sx, zx, "x_q")
+    xf = m.dq(xq, sx, zx, "x_dq")
+    wf = m.dq(m.init("w", wq), sw, np.int8(0), "w_dq")
+    bf = m.dq(m.init("b", bq), sb, np.int32(0), "b_dq")
+    c = m.q(m.node("Conv", [xf, wf, bf], "conv", pads=[1, 1, 1, 1]), sy, zy, "conv_q")
+    r = m.q(m.node("Relu", [m.dq(c, sy, zy, "conv_dq")], "relu"), sy, zy, "relu_q")
+    p = m.q(m.node("MaxPool", [m.dq(r, sy, zy, "relu_dq")], "pool", kernel_shape=[2, 2], strides=[2, 2]), sy, zy,
+            "pool_q")
+    m.dq(p, sy, zy, "y")
+    # Reference: QuantizeLinear of the float input in float32 as ONNX specifies, then float64.
+    xq_v = np.clip(np.round(x / sx) + float(zx), 0, 255).astype(np.uint8)
+    x64 = (xq_v.astype(np.float64) - float(zx)) * np.float64(sx)
+    ref = conv2d(x64, wq.astype(np.float64) * np.float64(sw), [1, 1, 1, 1], [1, 1])
+    ref = ref + (bq.astype(np.float64) * np.float64(sb)).reshape(1, -1, 1, 1)
+    q1 = quantize(ref, sy, float(zy), np.uint8).astype(np.int64)
+    q2 = np.maximum(q1, int(zy))
+    q3 = q2.reshape(1, 4, 5, 2, 5, 2).max(axis=(3, 5))
+    y = ((q3.astype(np.float32) - np.float32(zy)) * np.float32(sy)).astype(np.float32)
+    m.save(out_dir, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+           [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)], [("x", x)], [("y", y)])
+
+
+def main():
+    out = sys.argv[1]
+    conv_model(out, "qdq_conv", 1, 3, 8, 3, [1, 1, 1, 1], [1, 1], False, False, np.uint8)
+    conv_model(out, "qdq_conv_relu_per_channel", 2, 4, 6, 3, [0, 0, 0, 0], [2, 2], True, True, np.uint8)
+    conv_model(out, "qdq_conv_int8_out", 3, 2, 4, 5, [2, 2, 2, 2], [1, 1], True, False, np.int8)
+    conv_model(out, "qdq_conv_depthwise", 4, 4, 4, 3, [1, 1, 1, 1], [1, 1], True, True, np.uint8, group=4)
+    gemm_model(out, "qdq_gemm", 5, True, True)
+    gemm_model(out, "qdq_gemm_not_transposed", 6, False, False)
+    pipeline_model(out, "qdq_pipeline", 7)
+
+
+if __name__ == "__main__":
+    main()
