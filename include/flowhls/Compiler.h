@@ -2,6 +2,8 @@
 #pragma once
 
 #include "flowhls/HalideProgram.h"
+#include "flowhls/Passes.h"
+#include "flowhls/Target.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -9,27 +11,6 @@
 #include <vector>
 
 namespace flowhls {
-
-/// The HLS tool the generated code is written for.
-enum class HlsTarget {
-    Vitis,  ///< C++ for AMD/Xilinx Vitis HLS.
-    Bambu,  ///< C99 for PandA-Bambu.
-};
-
-/// Parses "vitis" or "bambu"; throws flowhls::Error for anything else.
-HlsTarget parse_hls_target(const std::string &name);
-/// The name parse_hls_target accepts for `target`.
-std::string hls_target_name(HlsTarget target);
-
-/// Where constant inputs (weights) of a program live in the design.
-enum class WeightPlacement {
-    Auto,  ///< on-chip ROM, smallest first, while they fit in half the part's BRAM; the rest m_axi
-    Rom,   ///< all in on-chip ROM (static const arrays, one source file each)
-    Axi,   ///< all read through m_axi ports the testbench fills
-};
-
-/// Parses "auto", "rom" or "axi"; throws flowhls::Error for anything else.
-WeightPlacement parse_weight_placement(const std::string &name);
 
 /// Options of one compilation. Nothing here is global: every option is passed in.
 struct CompileOptions {
@@ -102,19 +83,13 @@ std::vector<std::string> device_list();
 /// Compiles `program` into an HLS project in options.output_dir: kernel sources, testbench,
 /// test data (random inputs and the Halide JIT's outputs), tool scripts and a README.
 /// Throws flowhls::Error when the program cannot be compiled; nothing is written then.
+/// `program` is not changed: lowering and the reference work on a deep copy of its Funcs and
+/// Parameters, so one program can be compiled many times with different options.
 CompileResult compile(const HalideProgram &program, const CompileOptions &options);
 
 /// Names of the passes of the optimization pipeline, in order (for --dump-after and
 /// --disable-pass).
 std::vector<std::string> pass_names();
-
-/// One pass of the pipeline as `flowhls passes` shows it.
-struct PassDescription {
-    std::string name;
-    std::string summary;
-    /// Code generation depends on it: --disable-pass refuses it.
-    bool required = false;
-};
 
 /// The passes of the pipeline, in order.
 std::vector<PassDescription> describe_passes();

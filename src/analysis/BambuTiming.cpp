@@ -255,7 +255,7 @@ BambuEstimate estimate_bambu_cycles(const FilterGraph &graph, const BambuTimingM
     BambuEstimate out;
     std::set<std::string> registers;
     for (const Buffer &b : graph.buffers) {
-        if (b.scalar) registers.insert(b.name);
+        if (b.is_scalar()) registers.insert(b.name);
     }
     for (const Filter &f : graph.filters) {
         std::set<std::string> regs = registers;

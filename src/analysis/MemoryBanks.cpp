@@ -32,6 +32,71 @@ int64_t peak(const std::map<int64_t, int64_t> &m) {
     return p;
 }
 
+// Walks a filter body (with HLS unrolls materialized) and records, for every loop with a
+// pipeline directive, the loads and stores of one iteration (accesses inside loops that
+// stayed loops are not per-iteration and are left out).
+class CollectAccesses : public IRVisitor {
+public:
+    explicit CollectAccesses(const std::map<std::string, LoopDirective> &directives) : directives(directives) {}
+    std::vector<PipelineIteration> loops;
+
+private:
+    using IRVisitor::visit;
+    const std::map<std::string, LoopDirective> &directives;
+    std::map<std::string, Expr> lets;
+    std::vector<std::pair<std::string, Interval>> ranges;
+    PipelineIteration *current = nullptr;
+    int nested = 0;
+
+    Expr resolved(const Expr &e) const { return simplify(substitute(lets, e)); }
+
+    template <typename LetNode, typename Body>
+    void visit_let(const LetNode *op, const Body &body) {
+        op->value.accept(this);
+        auto saved = lets.find(op->name) == lets.end() ? Expr() : lets[op->name];
+        lets[op->name] = substitute(lets, op->value);
+        body.accept(this);
+        if (saved.defined()) {
+            lets[op->name] = saved;
+        } else {
+            lets.erase(op->name);
+        }
+    }
+    void visit(const LetStmt *op) override { visit_let(op, op->body); }
+    void visit(const Let *op) override { visit_let(op, op->body); }
+
+    void record(const std::string &name, bool store, const Expr &index) {
+        if (current && nested == 0) current->arrays[name].push_back(ArrayAccess{store, resolved(index)});
+    }
+    void visit(const Load *op) override {
+        record(op->name, false, op->index);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        record(op->name, true, op->index);
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        Expr min = resolved(op->min), extent = resolved(op->extent);
+        ranges.emplace_back(op->name, Interval(min, simplify(min + extent - 1)));
+        auto it = directives.find(op->name);
+        if (!current && it != directives.end() && it->second.pipeline_ii > 0) {
+            PipelineIteration record;
+            record.loop = op->name;
+            record.ranges = ranges;
+            loops.push_back(std::move(record));
+            current = &loops.back();
+            op->body.accept(this);
+            current = nullptr;
+        } else {
+            nested += current ? 1 : 0;
+            op->body.accept(this);
+            nested -= current ? 1 : 0;
+        }
+        ranges.pop_back();
+    }
+};
+
 }  // namespace
 
 PortDemand port_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size,
@@ -91,6 +156,19 @@ PortDemand same_element_demand(const std::vector<ArrayAccess> &accesses) {
         out.writes = std::max(out.writes, peak(writes));
     }
     return out;
+}
+
+std::vector<PipelineIteration> pipeline_iterations(const Stmt &body,
+                                                  const std::map<std::string, LoopDirective> &directives) {
+    CollectAccesses collect(directives);
+    if (body.defined()) body.accept(&collect);
+    return collect.loops;
+}
+
+Scope<Interval> range_scope(const std::vector<std::pair<std::string, Interval>> &ranges) {
+    Scope<Interval> scope;
+    for (const auto &r : ranges) scope.push(r.first, r.second);
+    return scope;
 }
 
 }  // namespace flowhls

@@ -3,6 +3,8 @@
 
 #include "graph/FilterGraph.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace flowhls {
@@ -12,6 +14,25 @@ struct ArrayAccess {
     bool store = false;
     Halide::Expr index;
 };
+
+/// The loads and stores of one iteration of one pipelined loop, by array name.
+struct PipelineIteration {
+    std::string loop;
+    std::map<std::string, std::vector<ArrayAccess>> arrays;
+    /// Ranges of the loop variables around (and of) the pipelined loop, outermost first.
+    std::vector<std::pair<std::string, Halide::Internal::Interval>> ranges;
+};
+
+/// Contract: for every loop of `body` with a pipeline directive in `directives` (not inside
+/// another one), the loads and stores of one iteration, indices with lets substituted;
+/// accesses inside loops that stayed loops (not unrolled: `body` should have the HLS unrolls
+/// materialized, apply_hls_unroll) are not per-iteration and are left out. Pure.
+std::vector<PipelineIteration> pipeline_iterations(const Halide::Internal::Stmt &body,
+                                                   const std::map<std::string, LoopDirective> &directives);
+
+/// `ranges` as a scope (for port_demand).
+Halide::Internal::Scope<Halide::Internal::Interval>
+range_scope(const std::vector<std::pair<std::string, Halide::Internal::Interval>> &ranges);
 
 /// Reads and writes of the busiest bank in one iteration.
 struct PortDemand {

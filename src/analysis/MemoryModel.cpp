@@ -30,10 +30,10 @@ ChannelImplementation channel_of(const Buffer &b, bool dataflow) {
     } else if (b.kind == BufferKind::Constant) {
         c.kind = "rom";
         c.memory = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
-    } else if (b.scalar) {
+    } else if (b.is_scalar()) {
         c.kind = "scalar";
         c.memory = MemoryKind::Register;
-    } else if (b.stream) {
+    } else if (b.is_stream()) {
         c.kind = "stream";
         c.memory = MemoryKind::Fifo;
     } else {

@@ -91,8 +91,8 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
             d.total.lut += fifo.lut;
             d.total.ff += fifo.ff;
         } else {
-            c.words = b.size() * (b.scalar ? 1 : impl.copies);
-            if (!b.scalar) {
+            c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
+            if (!b.is_scalar()) {
                 Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
                 c.bram18k = st.bram18k * impl.copies;
                 c.uram = st.uram * impl.copies;

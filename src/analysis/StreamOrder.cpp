@@ -223,7 +223,7 @@ int64_t inner_extent(const Access &a) {
 
 SlidingWindow sliding_window(const FilterGraph &g, const Buffer &b) {
     SlidingWindow w;
-    if (b.kind != BufferKind::Intermediate || b.scalar || b.producers.size() != 1 || b.consumers.size() != 1 ||
+    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
         b.consumers[0] <= b.producers[0]) {
         w.reason = "not one producer and one later consumer";
         return w;
@@ -307,7 +307,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         a.reason = why;
         return a;
     };
-    if (b.kind != BufferKind::Intermediate || b.scalar || b.producers.size() != 1 || b.consumers.size() != 1 ||
+    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
         b.consumers[0] <= b.producers[0]) {
         return fail("not one producer and one later consumer");
     }
@@ -425,7 +425,7 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
 
 StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
     StreamVerdict v;
-    if (b.kind != BufferKind::Intermediate || b.scalar) {
+    if (b.kind != BufferKind::Intermediate || b.is_scalar()) {
         v.reason = "not an intermediate array";
         return v;
     }

@@ -51,7 +51,7 @@ SlidingWindow sliding_window(const FilterGraph &graph, const Buffer &buffer);
 struct LineBufferAnalysis {
     bool found = false;
     std::string reason;  ///< why not, when not found
-    LineBufferPlan plan;  ///< geometry (plan.applied stays false)
+    LineBufferPlan plan;  ///< geometry
     /// A loop around the consumer's reads, outermost first, and what it walks: 'p' planes,
     /// 'y' rows, 'x' columns of the buffer, '1' nothing (one iteration).
     struct NestLoop {

@@ -65,7 +65,7 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
     std::vector<Channel> channels;
     std::vector<Process> procs(g.filters.size());
     for (const Buffer &b : g.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
         if (b.producers.size() != 1 || b.consumers.empty()) continue;
         for (int c : b.consumers) {
             if (c == b.producers[0]) continue;
@@ -76,7 +76,7 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
     for (size_t i = 0; i < channels.size(); i++) {
         Channel &c = channels[i];
         int id = static_cast<int>(i);
-        if (c.buffer->stream) {
+        if (c.buffer->is_stream()) {
             procs[c.producer].stream_out.push_back(id);
             procs[c.consumer].stream_in.push_back(id);
             procs[c.producer].steps = std::max(procs[c.producer].steps, c.count);
@@ -87,7 +87,7 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
     }
     for (size_t i = 0; i < channels.size(); i++) {
         const LineBufferPlan &plan = channels[i].buffer->line_buffer;
-        if (!channels[i].buffer->stream || !plan.applied || plan.consumer != channels[i].consumer) continue;
+        if (channels[i].buffer->channel != ChannelKind::LineBufferedStream || plan.consumer != channels[i].consumer) continue;
         Process &p = procs[channels[i].consumer];
         p.plan = &plan;
         p.line_channel = static_cast<int>(i);
@@ -103,7 +103,7 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
     };
     auto consistent = [&] {
         for (const Channel &c : channels) {
-            if (!c.buffer->stream) continue;
+            if (!c.buffer->is_stream()) continue;
             if (c.read > c.written || c.written - c.read > c.depth) return false;
         }
         return true;
@@ -139,7 +139,7 @@ TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string,
             if (t == pr.steps) {
                 events = true;
                 for (Channel &c : channels) {
-                    if (c.producer == static_cast<int>(p) && !c.buffer->stream) c.written = c.count;
+                    if (c.producer == static_cast<int>(p) && !c.buffer->is_stream()) c.written = c.count;
                 }
             }
         }

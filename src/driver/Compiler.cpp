@@ -1,11 +1,13 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
 #include "driver/CompileGraph.h"
+#include "graph/GraphText.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
 #include "analysis/BambuTiming.h"
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
+#include "emit/ProjectReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
@@ -13,16 +15,20 @@
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
 #include "graph/ExtractFilters.h"
 #include "support/EmbeddedFiles.h"
 #include "support/Npy.h"
 #include "support/OutputDir.h"
+#include "support/Process.h"
 #include "transforms/Pipeline.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <iostream>
 
 namespace flowhls {
@@ -33,40 +39,20 @@ void log(const CompileOptions &o, const std::string &line) {
     if (o.log_stream) *o.log_stream << line << "\n" << std::flush;
 }
 
-// Decides which constant inputs become on-chip ROMs (KernelArg::rom).
-void place_weights(LoweredProgram &lowered, WeightPlacement placement, const Device &device) {
-    std::vector<KernelArg *> constants;
-    for (KernelArg &a : lowered.args) {
-        if (a.constant.defined()) constants.push_back(&a);
+// The graph drawn by Graphviz as SVG ("" when dot is missing or fails). The dot text goes
+// through a file in the project's staging directory, removed again.
+std::string render_svg(const std::string &dot, const std::string &staging) {
+    const std::filesystem::path path = std::filesystem::path(staging) / ".flowhls-graph.dot";
+    {
+        std::ofstream file(path);
+        file << dot;
+        if (!file) return "";
     }
-    int64_t capacity = device.capacity.bram18k * device.bram18k_bits / 8;
-    if (placement != WeightPlacement::Auto) {
-        int64_t total = 0;
-        for (KernelArg *a : constants) {
-            a->rom = placement == WeightPlacement::Rom;
-            total += static_cast<int64_t>(a->constant.size_in_bytes());
-        }
-        if (placement == WeightPlacement::Rom && total > capacity) {
-            throw Error("--weights rom: the weights take " + std::to_string(total) + " bytes, more than the " +
-                        std::to_string(capacity) + " bytes of block RAM of " + device.part +
-                        "; use --weights auto or axi, or a larger --device");
-        }
-        return;
-    }
-    // Smallest first (then by name, for determinism) while they fit in half the part's BRAM.
-    std::stable_sort(constants.begin(), constants.end(), [](const KernelArg *a, const KernelArg *b) {
-        if (a->constant.size_in_bytes() != b->constant.size_in_bytes()) {
-            return a->constant.size_in_bytes() < b->constant.size_in_bytes();
-        }
-        return a->name < b->name;
-    });
-    int64_t budget = capacity / 2;
-    for (KernelArg *a : constants) {
-        int64_t bytes = static_cast<int64_t>(a->constant.size_in_bytes());
-        if (bytes > budget) break;
-        a->rom = true;
-        budget -= bytes;
-    }
+    ProcessResult r = run_process({"dot", "-Tsvg", path.string()}, "", nullptr);
+    std::filesystem::remove(path);
+    if (r.status != 0) return "";
+    size_t start = r.output.find("<svg");
+    return start == std::string::npos ? "" : r.output.substr(start);
 }
 
 // The inputs (constants included) and expected outputs the testbench uses, in program order.
@@ -96,52 +82,37 @@ ReferenceData reference_data(const HalideProgram &program, const CompileOptions 
 
 }  // namespace
 
-WeightPlacement parse_weight_placement(const std::string &name) {
-    if (name == "auto") return WeightPlacement::Auto;
-    if (name == "rom") return WeightPlacement::Rom;
-    if (name == "axi") return WeightPlacement::Axi;
-    throw Error("unknown weight placement '" + name + "' (auto, rom, axi)");
-}
-
-HlsTarget parse_hls_target(const std::string &name) {
-    if (name == "vitis") return HlsTarget::Vitis;
-    if (name == "bambu") return HlsTarget::Bambu;
-    throw Error("unknown target '" + name + "' (targets: vitis, bambu)");
-}
-
-std::string hls_target_name(HlsTarget target) {
-    switch (target) {
-    case HlsTarget::Vitis: return "vitis";
-    case HlsTarget::Bambu: return "bambu";
-    }
-    return "?";
-}
-
-std::vector<PassDescription> describe_passes() {
-    std::vector<PassDescription> out;
-    for (const PassInfo &p : pipeline_passes()) out.push_back({p.name, p.summary, p.required});
-    return out;
-}
+std::vector<PassDescription> describe_passes() { return pipeline_passes(); }
 
 std::vector<std::string> device_list() { return device_names(); }
 
 std::vector<std::string> pass_names() {
     std::vector<std::string> names;
-    for (const PassInfo &p : pipeline_passes()) names.push_back(p.name);
+    for (const PassDescription &p : pipeline_passes()) {
+        if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+    }
     return names;
 }
 
 FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &options, const Device &device,
-                          std::vector<std::string> *program_arg_names) {
+                          std::vector<std::string> *interface_names) {
     std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
-    place_weights(lowered, options.weights, device);
 
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
-    if (program_arg_names) *program_arg_names = graph.args;
+
+    // The program's inputs and outputs by name, in buffer order: passes rename them
+    // (legalize-names) and turn ROMs into arguments (place-weights), but never add, remove or
+    // reorder them.
+    if (interface_names) {
+        interface_names->clear();
+        for (const Buffer &b : graph.buffers) {
+            if (b.kind != BufferKind::Intermediate) interface_names->push_back(b.name);
+        }
+    }
 
     log(options, "[3/5] running passes");
     PipelineOptions po;
@@ -149,6 +120,9 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     po.disabled = options.disabled_passes;
     po.time_passes = options.time_passes;
     po.verify_each = options.verify_each;
+    po.weights.placement = options.weights;
+    po.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
+    po.weights.part = device.part;
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;
@@ -159,15 +133,16 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     return graph;
 }
 
-CompileResult compile(const HalideProgram &program, const CompileOptions &options) {
+CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
+    // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
+    const HalideProgram program = isolated_copy(caller_program);
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
     Device device = load_device(options.device, options.clock_mhz);
     // A part PandA-Bambu has no characterization of is refused before any work.
     if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
-    // Passes rename buffers (legalize-names); the arguments keep their order.
-    std::vector<std::string> program_arg_names;
-    FilterGraph graph = compile_graph(program, options, device, &program_arg_names);
+    std::vector<std::string> interface_names;
+    FilterGraph graph = compile_graph(program, options, device, &interface_names);
 
     log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
     ProjectSettings settings;
@@ -180,23 +155,20 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
     DesignEstimate estimate = estimate_design(graph, device, QorOptions());
-    std::string qor = qor_text(estimate, device);
     std::string json = qor_json(estimate, device);
-    int64_t bambu_cycles = -1;
+    std::optional<BambuEstimate> bambu;
     if (options.target == HlsTarget::Bambu) {  // Bambu schedules differently: its own model too
-        BambuEstimate bambu = estimate_bambu_cycles(graph);
-        bambu_cycles = bambu.cycles;
-        qor += "\n" + bambu_model_text(bambu);
+        bambu = estimate_bambu_cycles(graph);
         nlohmann::json j = nlohmann::json::parse(json);
-        j["bambu_estimate"] = bambu_model_json(bambu);
+        j["bambu_estimate"] = bambu_model_json(*bambu);
         json = j.dump(2) + "\n";
     }
-    for (EmittedFile &f : emit_project_files(graph, settings)) {
-        if (f.path == "report.txt") f.contents += "\n" + qor;
-        files.push_back(std::move(f));
-    }
+    const std::string bambu_model = bambu ? bambu_model_text(*bambu) : "";
+    for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
+    files.push_back({"report.txt", project_report(graph, options.target, estimate, device, bambu_model)});
     files.push_back({"report.json", json});
-    files.push_back({"report.html", html_report(graph, estimate, device)});
+    files.push_back(
+        {"report.html", html_report(graph, estimate, device, render_svg(dataflow_dot(graph, estimate), out.staging_path()))});
     for (const EmbeddedFile &f : runtime_support_files()) {
         bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
@@ -209,16 +181,25 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     std::map<std::string, const Halide::Buffer<> *> data_of;
     for (size_t i = 0; i < program.inputs.size(); i++) data_of[program.inputs[i].param.name()] = &ref.inputs.at(i);
     for (size_t i = 0; i < program.outputs.size(); i++) data_of[program.outputs[i].func.name()] = &ref.outputs.at(i);
-    for (size_t i = 0; i < graph.args.size(); i++) {
-        const Buffer &b = graph.buffer(graph.args[i]);
-        auto it = data_of.find(program_arg_names.at(i));
+    // The program name of each kernel argument.
+    std::map<std::string, std::string> program_name_of;
+    size_t k = 0;
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind == BufferKind::Intermediate) continue;
+        if (k >= interface_names.size()) throw std::logic_error("compile: the passes added an interface buffer " + b.name);
+        program_name_of[b.name] = interface_names[k++];
+    }
+    if (k != interface_names.size()) throw std::logic_error("compile: the passes removed an interface buffer");
+    std::map<std::string, std::string> file_of;
+    for (const std::string &arg : graph.args) {
+        const Buffer &b = graph.buffer(arg);
+        auto it = data_of.find(program_name_of.at(arg));
         if (it == data_of.end()) throw std::logic_error("compile: no test data for kernel argument " + b.name);
         files.push_back({data_file(b), npy_bytes(*it->second)});
+        file_of[program_name_of.at(arg)] = data_file(b);
     }
     // data/manifest.txt: the data files of the program's inputs and outputs in program order
     // (what `flowhls csim --inputs/--expected` replaces).
-    std::map<std::string, std::string> file_of;
-    for (size_t i = 0; i < graph.args.size(); i++) file_of[program_arg_names[i]] = data_file(graph.buffer(graph.args[i]));
     std::string manifest = "# kind file (program order; generated by flowhls)\n";
     for (const ProgramInput &in : program.inputs) {
         auto it = file_of.find(in.param.name());
@@ -246,9 +227,9 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.dataflow = graph.dataflow.legal;
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
-    result.qor_report = qor;
+    result.qor_report = estimate_text(estimate, device, bambu_model);
     result.latency_cycles = estimate.latency;
-    result.bambu_cycles = bambu_cycles;
+    result.bambu_cycles = bambu ? bambu->cycles : -1;
     result.interval_cycles = estimate.interval;
     result.throughput = estimate.throughput;
     result.dsp = estimate.total.dsp;
@@ -256,9 +237,11 @@ CompileResult compile(const HalideProgram &program, const CompileOptions &option
     result.lut = estimate.total.lut;
     result.ff = estimate.total.ff;
     for (const Buffer &b : graph.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
+        if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
         result.intermediate_words += b.size();
-        if (b.stream) result.channel_words += b.stream_depth + (b.line_buffer.applied ? b.line_buffer_words : 0);
+        if (b.is_stream()) {
+            result.channel_words += b.stream_depth + (b.channel == ChannelKind::LineBufferedStream ? b.line_buffer_words : 0);
+        }
         else result.channel_words += b.size();
         if (b.line_buffer_words > 0) {
             result.line_buffer_words += b.line_buffer_words;

@@ -1,13 +1,9 @@
 // html_report / dataflow_dot: the HTML form of the report, with the graph as inline SVG.
 #include "emit/HtmlReport.h"
-#include "support/Process.h"
+#include "ir/IRText.h"
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
-#include <unistd.h>
 
 namespace flowhls {
 
@@ -27,20 +23,6 @@ std::string escape(const std::string &s) {
     return out;
 }
 
-// Renders dot text to SVG with Graphviz; "" when dot is unavailable.
-std::string render_svg(const std::string &dot) {
-    char path[] = "/tmp/flowhls-dot-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return "";
-    close(fd);
-    { std::ofstream(path) << dot; }
-    ProcessResult r = run_process({"dot", "-Tsvg", path}, "", nullptr);
-    std::filesystem::remove(path);
-    if (r.status != 0) return "";
-    size_t start = r.output.find("<svg");
-    return start == std::string::npos ? "" : r.output.substr(start);
-}
-
 std::string bar(double fraction) {
     std::ostringstream os;
     os << "<div class=\"bar\"><div style=\"width:" << std::fixed << std::setprecision(1)
@@ -58,7 +40,7 @@ std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
        << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     for (const Buffer &b : g.buffers) {
         if (b.kind == BufferKind::Intermediate) continue;
-        os << "  \"arg_" << b.name << "\" [shape=ellipse, label=\"" << b.name << "\\n" << type_name(b.type) << " x "
+        os << "  \"arg_" << b.name << "\" [shape=ellipse, label=\"" << b.name << "\\n" << type_text(b.type) << " x "
            << b.size() << "\"];\n";
     }
     for (size_t i = 0; i < g.filters.size(); i++) {
@@ -67,7 +49,7 @@ std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
            << "\\n" << latency << " cycles\"];\n";
     }
     for (const Buffer &b : g.buffers) {
-        std::string label = b.name + "\\n" + type_name(b.type) + " x " + std::to_string(b.size());
+        std::string label = b.name + "\\n" + type_text(b.type) + " x " + std::to_string(b.size());
         for (int p : b.producers) {
             if (b.kind == BufferKind::Output) {
                 os << "  \"f" << p << "\" -> \"arg_" << b.name << "\";\n";
@@ -85,7 +67,7 @@ std::string dataflow_dot(const FilterGraph &g, const DesignEstimate &e) {
     return os.str();
 }
 
-std::string html_report(const FilterGraph &g, const DesignEstimate &e, const Device &d) {
+std::string html_report(const FilterGraph &g, const DesignEstimate &e, const Device &d, const std::string &svg) {
     std::ostringstream os;
     os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>flowhls report: " << escape(g.name)
        << "</title>\n<style>\nbody{font-family:sans-serif;margin:2em;color:#222}"
@@ -127,7 +109,6 @@ std::string html_report(const FilterGraph &g, const DesignEstimate &e, const Dev
            << "</td><td class=\"name\">" << loops << "</td></tr>\n";
     }
     os << "</table>\n<h2>Dataflow graph</h2>\n";
-    std::string svg = render_svg(dataflow_dot(g, e));
     if (svg.empty()) {
         os << "<p>Graphviz <code>dot</code> is not installed: the graph is not drawn (see graph.txt).</p>\n";
     } else {

@@ -16,8 +16,10 @@ std::string html_escape(const std::string &text);
 std::string dataflow_dot(const FilterGraph &graph, const DesignEstimate &estimate);
 
 /// Contract: a self-contained HTML page (no network: inline CSS and SVG) with the design
-/// summary, a per-filter table with bars for latency and resource shares, and the dataflow
-/// graph rendered by Graphviz `dot` when it is installed (otherwise the page says so).
-std::string html_report(const FilterGraph &graph, const DesignEstimate &estimate, const Device &device);
+/// summary, a per-filter table with bars for latency and resource shares, and `svg`, the
+/// dataflow graph (dataflow_dot) as the caller rendered it; "" when it could not be drawn
+/// (the page says Graphviz is missing). Read-only: it runs no tool and writes no file.
+std::string html_report(const FilterGraph &graph, const DesignEstimate &estimate, const Device &device,
+                        const std::string &svg);
 
 }  // namespace flowhls

@@ -54,8 +54,8 @@ std::vector<const Buffer *> call_parameters(const FilterGraph &g, const Filter &
 std::string stream_type(const Buffer &b) { return "hls::stream<" + c_type(b.type) + ">"; }
 
 std::string parameter(const Filter &f, const Buffer &b, bool streams) {
-    if (b.scalar) return c_type(b.type) + " " + b.name;  // by value
-    if (streams && b.stream) return stream_type(b) + " &" + b.name;
+    if (b.is_scalar()) return c_type(b.type) + " " + b.name;  // by value
+    if (streams && b.is_stream()) return stream_type(b) + " &" + b.name;
     return array_parameter(b, !contains(f.writes, b.name));
 }
 
@@ -63,37 +63,27 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
     for (const Buffer &b : g.buffers) {
-        if (b.scalar) scalars.insert(b.name);
-        if (style.streams && b.stream) streams.insert(b.name);
+        if (b.is_scalar()) scalars.insert(b.name);
+        if (style.streams && b.is_stream()) streams.insert(b.name);
     }
     for (const LocalBuffer &l : f.locals) {
         if (l.scalar) scalars.insert(l.name);
     }
     std::map<std::string, std::vector<std::string>> pragmas, prefix_pragmas;
     for (const auto &d : f.directives) {
-        if (style.vitis_pragmas && d.second.pipeline_ii > 0) {
-            pragmas[d.first].push_back("#pragma HLS PIPELINE II=" + std::to_string(d.second.pipeline_ii));
-        }
-        if (style.vitis_pragmas && d.second.unroll != 0) {
-            pragmas[d.first].push_back(d.second.unroll == kUnrollComplete
-                                           ? "#pragma HLS UNROLL"
-                                           : "#pragma HLS UNROLL factor=" + std::to_string(d.second.unroll));
-        }
-        if (style.bambu_pragmas && d.second.unroll != 0) {
-            // GCC and Clang unroll completely when the count exceeds the trip count.
-            prefix_pragmas[d.first].push_back(
-                "#pragma GCC unroll " + std::to_string(d.second.unroll == kUnrollComplete ? 65534 : d.second.unroll));
-        }
+        std::vector<std::string> body, before;
+        style.hooks->loop_pragmas(d.second, body, before);
+        if (!body.empty()) pragmas[d.first] = body;
+        if (!before.empty()) prefix_pragmas[d.first] = before;
     }
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
-    bool always_inline = style.bambu_pragmas && f.inline_function;
-    os << (always_inline ? "static inline __attribute__((always_inline)) " : "static ") << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
+    os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
     std::vector<const Buffer *> params = call_parameters(g, f);
     for (size_t i = 0; i < params.size(); i++) os << (i ? ", " : "") << parameter(f, *params[i], style.streams);
     os << ") {\n";
-    if (style.vitis_pragmas && f.inline_function) os << "#pragma HLS INLINE\n";
+    os << style.hooks->function_pragmas(f);
     if (!f.returns.empty()) os << "    " << c_type(g.buffer(f.returns).type) << " " << f.returns << ";\n";
     for (const LocalBuffer &l : f.locals) {
         os << "    " << c_type(l.type) << " " << l.name;
@@ -101,7 +91,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
-        if (style.vitis_pragmas && !l.scalar) os << vitis_partition_pragma(l.name, l.partition);
+        if (!l.scalar) os << style.hooks->array_pragmas(l.name, l.partition);
     }
     printer.stmt(f.body, os, 1);
     if (!f.returns.empty()) os << "    return " << f.returns << ";\n";
@@ -159,20 +149,13 @@ std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target
     return out;
 }
 
-std::string vitis_partition_pragma(const std::string &name, const ArrayPartition &p) {
-    if (!p.enabled) return "";
-    std::string line = "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(p.kind);
-    if (p.kind != PartitionKind::Complete) line += " factor=" + std::to_string(p.factor);
-    return line + " dim=1\n";
-}
-
 std::string array_parameter(const Buffer &b, bool read_only) {
     return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + "[" + std::to_string(b.size()) + "]";
 }
 
 std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &style) {
     for (const Buffer &b : g.buffers) {
-        if (b.stream && !style.streams) {
+        if (b.is_stream() && !style.streams) {
             throw std::logic_error("emit_kernel: buffer " + b.name + " is a stream but the target has no FIFOs");
         }
     }
@@ -196,68 +179,30 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
       << " filter(s) called from the top function.\n"
       << "#include \"kernel.h\"\n#include \"flowhls_math.h\"\n";
     bool any_stream = false;
-    for (const Buffer &b : g.buffers) any_stream |= style.streams && b.stream && b.kind == BufferKind::Intermediate;
+    for (const Buffer &b : g.buffers) any_stream |= style.streams && b.is_stream() && b.kind == BufferKind::Intermediate;
     if (any_stream) k << "#include <hls_stream.h>\n";
     k << "\n";
     for (const Filter &f : g.filters) print_filter(g, f, style, k);
 
     k << top_signature(g) << " {\n";
-    if (style.bambu_pragmas) {
-        for (const std::string &a : g.args) {
-            const Buffer &b = g.buffer(a);
-            if (b.interface.inferred) continue;
-            switch (b.interface.mode) {
-            case InterfaceMode::MAxi:
-                k << "#pragma HLS interface port=" << b.name << " mode=m_axi offset=direct"
-                  << (b.interface.bundle.empty() ? "" : " bundle=" + b.interface.bundle) << "\n";
-                break;
-            case InterfaceMode::Axis: k << "#pragma HLS interface port=" << b.name << " mode=axis\n"; break;
-            case InterfaceMode::Bram: break;  // an array argument is a memory port by default
-            }
-        }
-    }
-    if (style.vitis_pragmas) {
-        int bundle = 0;
-        for (const std::string &a : g.args) {
-            const Buffer &b = g.buffer(a);
-            std::string own_bundle = "gmem" + std::to_string(bundle++);
-            switch (b.interface.mode) {
-            case InterfaceMode::MAxi:
-                k << "#pragma HLS INTERFACE m_axi port=" << b.name << " offset=slave bundle="
-                  << (b.interface.bundle.empty() ? own_bundle : b.interface.bundle) << " depth=" << b.size() << "\n";
-                break;
-            // Vitis accepts axis on an array argument accessed in order (checked by detect-streams).
-            case InterfaceMode::Axis: k << "#pragma HLS INTERFACE axis port=" << b.name << "\n"; break;
-            case InterfaceMode::Bram: k << "#pragma HLS INTERFACE bram port=" << b.name << "\n"; break;
-            }
-        }
-        k << "#pragma HLS INTERFACE s_axilite port=return\n";
-        for (const Buffer &b : g.buffers) {
-            if (b.kind != BufferKind::Intermediate) k << vitis_partition_pragma(b.name, b.partition);
-        }
-        if (g.dataflow.legal) {
-            k << "#pragma HLS DATAFLOW\n";
-        } else {
-            k << "    // Sequential (no dataflow): " << g.dataflow.reason << ".\n";
-        }
-    }
+    k << style.hooks->top_pragmas(g);
     for (const std::string &a : g.args) {
         const Buffer &b = g.buffer(a);
         if (b.consumers.empty() && b.producers.empty()) k << "    (void)" << b.name << ";  // not read by the design\n";
     }
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
-        if (style.streams && b.stream) {
+        if (style.streams && b.is_stream()) {
             k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
-            if (style.vitis_pragmas) k << "#pragma HLS STREAM variable=" << b.name << " depth=" << b.stream_depth << "\n";
+            k << style.hooks->stream_pragmas(b);
             continue;
         }
         // Large arrays are static: a C simulation's stack cannot hold them.
-        bool is_static = !b.scalar && b.size() * b.type.bytes() > kStaticArrayBytes;
+        bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
         k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
-        if (!b.scalar) k << "[" << b.size() << "]";
+        if (!b.is_scalar()) k << "[" << b.size() << "]";
         k << ";\n";
-        if (style.vitis_pragmas && !b.scalar) k << vitis_partition_pragma(b.name, b.partition);
+        if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
     }
     for (const Filter &f : g.filters) {
         k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";

@@ -3,13 +3,36 @@
 
 #include "emit/CPrinter.h"
 #include "emit/EmittedFile.h"
-#include "flowhls/Compiler.h"
+#include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace flowhls {
+
+/// What a target adds to the shared kernel printer (pragmas, function qualifiers). Vitis and
+/// PandA-Bambu implement it in emit/vitis and emit/bambu; the defaults add nothing.
+class KernelHooks {
+public:
+    virtual ~KernelHooks() = default;
+    /// Pragma lines for the directive of a loop: `body` at the top of its body, `before`
+    /// right before its `for`.
+    virtual void loop_pragmas(const LoopDirective &, std::vector<std::string> & /*body*/,
+                              std::vector<std::string> & /*before*/) const {}
+    /// What precedes the return type of filter function `f`.
+    virtual std::string function_prefix(const Filter &) const { return "static "; }
+    /// Lines at the top of the body of filter function `f`.
+    virtual std::string function_pragmas(const Filter &) const { return ""; }
+    /// Lines after the declaration of array `name` (a filter local, an intermediate buffer or,
+    /// from top_pragmas, a kernel argument) partitioned as `p`.
+    virtual std::string array_pragmas(const std::string & /*name*/, const ArrayPartition &) const { return ""; }
+    /// Lines at the top of the top function (interfaces, dataflow).
+    virtual std::string top_pragmas(const FilterGraph &) const { return ""; }
+    /// Lines after the declaration of intermediate stream `b`.
+    virtual std::string stream_pragmas(const Buffer &) const { return ""; }
+};
 
 /// How a target's kernel source looks.
 struct KernelStyle {
@@ -18,11 +41,8 @@ struct KernelStyle {
     std::string source_file;
     /// Tool named in the header comment ("Vitis HLS", "PandA-Bambu").
     std::string tool;
-    /// Vitis interface pragmas on the top function and `#pragma HLS DATAFLOW` when legal.
-    bool vitis_pragmas = false;
-    /// What PandA-Bambu honours of the user's directives: `#pragma GCC unroll`, always_inline
-    /// functions and `#pragma HLS interface port=X mode=...` on the top function.
-    bool bambu_pragmas = false;
+    /// The target's pragmas and qualifiers (never null).
+    std::shared_ptr<const KernelHooks> hooks = std::make_shared<KernelHooks>();
     /// Buffers marked as streams become hls::stream FIFOs (otherwise they stay arrays).
     bool streams = false;
 };
@@ -39,9 +59,6 @@ constexpr int64_t kStaticArrayBytes = 64 * 1024;
 /// Source files emit_kernel writes for the graph's Constant buffers (one per ROM), relative
 /// to the project directory.
 std::vector<std::string> rom_source_files(const FilterGraph &graph, HlsTarget target);
-
-/// The Vitis ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled).
-std::string vitis_partition_pragma(const std::string &name, const ArrayPartition &p);
 
 /// The C parameter declaration of buffer `b` ("const float input[4096]").
 std::string array_parameter(const Buffer &b, bool read_only);

@@ -37,6 +37,25 @@ std::vector<int64_t> constant_dims(const std::vector<Halide::Expr> &extents) {
     return dims;
 }
 
+// Drops the references of loads and stores to Halide's front-end objects (ImageParams,
+// Parameters, Buffers) and their alignment hints: a filter body names buffers only by name,
+// so it holds no handle on the caller's program and prints exactly as ir/IRText.h writes it.
+class DropFrontEndReferences : public IRMutator {
+    using IRMutator::visit;
+    Halide::Expr visit(const Load *op) override {
+        return Load::make(op->type, op->name, mutate(op->index), Halide::Buffer<>(), Parameter(), mutate(op->predicate),
+                          ModulusRemainder());
+    }
+    Stmt visit(const Store *op) override {
+        return Store::make(op->name, mutate(op->value), mutate(op->index), Parameter(), mutate(op->predicate),
+                           ModulusRemainder());
+    }
+    Halide::Expr visit(const Variable *op) override {
+        if (!op->param.defined() && !op->image.defined() && !op->reduction_domain.defined()) return op;
+        return Variable::make(op->type, op->name);
+    }
+};
+
 // Removes Allocate/Free nodes from a filter body, recording them as locals.
 class HoistAllocations : public IRMutator {
 public:
@@ -130,6 +149,7 @@ public:
             b.shape = {size};
             b.dims = constant_dims(a->extents);
             b.kind = BufferKind::Intermediate;
+            b.channel = ChannelKind::Array;
             root_allocations.push_back(b);
             walk(a->body);
         } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
@@ -138,7 +158,7 @@ public:
                 f.name = halide_base_name(pc->name);
                 f.function_name = "compute_" + f.name;
                 HoistAllocations hoist(f.name);
-                f.body = simplify(hoist.mutate(pc->body));
+                f.body = DropFrontEndReferences().mutate(simplify(hoist.mutate(pc->body)));
                 f.locals = hoist.locals;
                 graph.filters.push_back(f);
             } else {
@@ -178,12 +198,13 @@ FilterGraph extract_filters(const LoweredProgram &program) {
         b.type = a.type;
         b.shape = a.shape;
         b.kind = a.is_output ? BufferKind::Output : BufferKind::Input;
-        if (a.rom) {
-            b.kind = BufferKind::Constant;
+        if (a.constant.defined()) {
+            b.kind = BufferKind::Constant;  // place-weights decides ROM or m_axi argument
             b.contents = a.constant;
         }
+        b.channel = Buffer::default_channel(b.kind);
         graph.buffers.push_back(b);
-        if (!a.rom) graph.args.push_back(a.name);
+        if (!a.constant.defined()) graph.args.push_back(a.name);
     }
     RootWalker walker(graph);
     walker.walk(program.body);

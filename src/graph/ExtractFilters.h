@@ -10,7 +10,8 @@ namespace flowhls {
 /// filter (in execution order) whose body is its loop nest; root-level allocations become
 /// intermediate buffers, or locals of the one filter that uses them; allocations inside a
 /// filter are hoisted to its function scope with a constant (upper-bound) size. Kernel
-/// arguments become input/output buffers. Throws flowhls::Error for IR that has no filter
+/// arguments become input/output buffers, constant inputs (weights) Constant buffers (ROMs,
+/// until place-weights decides), in the program's argument order. Throws flowhls::Error for IR that has no filter
 /// form (dynamic allocation sizes, unexpected root-level statements).
 FilterGraph extract_filters(const LoweredProgram &program);
 

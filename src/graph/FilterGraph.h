@@ -27,6 +27,31 @@ struct ArrayPartition {
     std::string reason;
 };
 
+/// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice
+/// (extraction and apply-directives for kernel arguments and ROMs, trivial-buffers for
+/// scalars, check-dataflow for arrays vs ping-pong buffers, detect-streams for FIFOs,
+/// line-buffers for line-buffered FIFOs) and read by the estimator, the emitters and the
+/// reports.
+enum class ChannelKind {
+    OffChip,             ///< kernel argument in external memory, through an m_axi port
+    Port,                ///< kernel argument through an on-chip port the caller drives (bram, axis)
+    Rom,                 ///< constant contents in an on-chip ROM
+    Array,               ///< intermediate array of a sequential top function
+    PingPong,            ///< intermediate array between dataflow processes (two copies)
+    Scalar,              ///< one-element intermediate passed by value (or returned)
+    Stream,              ///< FIFO (hls::stream)
+    LineBufferedStream,  ///< FIFO its consumer reads through line buffers and a window
+};
+
+/// Name of a channel kind ("off-chip", "port", "rom", "array", "ping-pong", "scalar",
+/// "stream", "line-buffered stream").
+const char *channel_kind_name(ChannelKind kind);
+
+/// Whether the kind is a FIFO (with or without a line buffer at its consumer).
+inline bool is_stream(ChannelKind kind) {
+    return kind == ChannelKind::Stream || kind == ChannelKind::LineBufferedStream;
+}
+
 /// How the user asked a buffer to be implemented (HlsSchedule::stream / ping_pong).
 enum class ChannelRequest { Auto, Stream, PingPong };
 
@@ -43,9 +68,9 @@ struct ArgInterface {
 /// buffer's elements in the producer's order, one per iteration, keeps the last rows - 1 rows
 /// in line buffers and a rows x cols window in registers, and computes one output iteration
 /// whenever the window is complete. The buffer's layout as the producer writes it is
-/// planes x height x width; set by line-buffers, read by the token simulation.
+/// planes x height x width; set by line-buffers (the buffer's channel is then
+/// ChannelKind::LineBufferedStream), read by the token simulation.
 struct LineBufferPlan {
-    bool applied = false;
     int64_t planes = 1, height = 1, width = 1;
     /// Window extent.
     int64_t rows = 1, cols = 1;
@@ -80,7 +105,10 @@ struct Buffer {
     Buffer(std::string name, Halide::Type type, std::vector<int64_t> shape, BufferKind kind = BufferKind::Intermediate,
            std::vector<int> producers = {}, std::vector<int> consumers = {})
         : name(std::move(name)), type(type), shape(std::move(shape)), kind(kind), producers(std::move(producers)),
-          consumers(std::move(consumers)) {}
+          consumers(std::move(consumers)), channel(default_channel(kind)) {}
+
+    /// The channel a buffer of `kind` starts with: off-chip arguments, ROMs, arrays.
+    static ChannelKind default_channel(BufferKind kind);
 
     std::string name;
     Halide::Type type;
@@ -91,13 +119,11 @@ struct Buffer {
     /// Indices into FilterGraph::filters of the filters that store to / load from it.
     std::vector<int> producers;
     std::vector<int> consumers;
-    /// A one-element intermediate passed as a scalar value (set by trivial-buffers).
-    bool scalar = false;
+    /// How it carries data.
+    ChannelKind channel = ChannelKind::Array;
     /// Contents of a Constant buffer (ROM), in storage order.
     Halide::Buffer<> contents;
-    /// An intermediate passed as a FIFO stream (set by detect-streams), and why it is or
-    /// is not one.
-    bool stream = false;
+    /// Why an intermediate is or is not a FIFO stream (set by detect-streams).
     std::string channel_reason;
     /// FIFO depth of a stream (set by balance-streams).
     int64_t stream_depth = kStreamDepth;
@@ -120,6 +146,10 @@ struct Buffer {
 
     /// Number of elements.
     int64_t size() const;
+    /// A FIFO (ChannelKind::Stream or LineBufferedStream).
+    bool is_stream() const { return flowhls::is_stream(channel); }
+    /// Passed by value (ChannelKind::Scalar).
+    bool is_scalar() const { return channel == ChannelKind::Scalar; }
 };
 
 /// A buffer allocated inside one filter (compute_at / store_at storage, line buffers).
@@ -207,13 +237,7 @@ struct FilterGraph {
 /// Recomputes Filter::reads/writes and Buffer::producers/consumers from the filter bodies.
 void recompute_edges(FilterGraph &graph);
 
-/// The text form of the graph used by --dump-graph, --dump-after and golden tests.
-std::string print_graph(const FilterGraph &graph);
-
 /// Name of a buffer kind ("input", "output", "intermediate").
 const char *buffer_kind_name(BufferKind kind);
-
-/// C-like name of a Halide scalar type for dumps ("float32", "uint16", ...).
-std::string type_name(Halide::Type type);
 
 }  // namespace flowhls

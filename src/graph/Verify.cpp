@@ -327,10 +327,10 @@ void check_buffers(const FilterGraph &g, const VerifyOptions &o, std::vector<std
             p.push_back(where + "an " + buffer_kind_name(b.kind) + " buffer listed " + std::to_string(args) +
                         " time(s) among the kernel arguments");
         }
-        if (b.scalar && (b.size() != 1 || b.kind != BufferKind::Intermediate)) {
+        if (b.is_scalar() && (b.size() != 1 || b.kind != BufferKind::Intermediate)) {
             p.push_back(where + "a scalar that is not a one-element intermediate");
         }
-        if (b.stream) {
+        if (b.is_stream()) {
             if (b.kind != BufferKind::Intermediate) p.push_back(where + "a stream that is not an intermediate");
             if (b.producers.size() != 1 || b.consumers.size() != 1 || b.producers[0] >= b.consumers[0]) {
                 p.push_back(where + "a stream needs one producer and one later consumer, it has " +
@@ -342,7 +342,7 @@ void check_buffers(const FilterGraph &g, const VerifyOptions &o, std::vector<std
             p.push_back(where + "a partition factor of " + std::to_string(b.partition.factor));
         }
         const LineBufferPlan &lb = b.line_buffer;
-        if (lb.applied) {
+        if (b.channel == ChannelKind::LineBufferedStream) {
             if (lb.consumer < 0 || lb.consumer >= static_cast<int>(g.filters.size()) ||
                 std::find(b.consumers.begin(), b.consumers.end(), lb.consumer) == b.consumers.end()) {
                 p.push_back(where + "a line buffer whose consumer does not read the buffer");
@@ -415,7 +415,7 @@ void check_filters(const FilterGraph &g, const VerifyOptions &o, std::vector<std
             if (l.size <= 0 || (l.scalar && l.size != 1)) p.push_back(where + "local " + l.name + " of " + std::to_string(l.size) + " element(s)" + (l.scalar ? " is a scalar" : ""));
         }
         if (!f.returns.empty()) {
-            if (!g.has_buffer(f.returns) || !g.buffer(f.returns).scalar ||
+            if (!g.has_buffer(f.returns) || !g.buffer(f.returns).is_scalar() ||
                 std::find(f.writes.begin(), f.writes.end(), f.returns) == f.writes.end()) {
                 p.push_back(where + "returns '" + f.returns + "', which is not a scalar buffer it writes");
             }

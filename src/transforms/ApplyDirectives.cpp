@@ -276,6 +276,7 @@ private:
         b.interface.mode = d.mode;
         b.interface.bundle = d.bundle;
         b.interface.inferred = false;
+        b.channel = d.mode == InterfaceMode::MAxi ? ChannelKind::OffChip : ChannelKind::Port;
     }
 
     void apply_dataflow(const Directive &d) {

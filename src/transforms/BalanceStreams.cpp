@@ -55,7 +55,7 @@ PassResult balance_streams(FilterGraph &g) {
     std::map<std::string, int64_t> depth, size;
     std::set<std::string> fixed;
     for (const Buffer &b : g.buffers) {
-        if (!b.stream) continue;
+        if (!b.is_stream()) continue;
         depth[b.name] = b.requested_depth > 0 ? b.requested_depth : kStreamDepth;
         if (b.requested_depth > 0) fixed.insert(b.name);
         size[b.name] = b.size();
@@ -98,7 +98,7 @@ PassResult balance_streams(FilterGraph &g) {
         }
     }
     for (Buffer &b : g.buffers) {
-        if (!b.stream) continue;
+        if (!b.is_stream()) continue;
         result.changed |= b.stream_depth != depth[b.name];
         b.stream_depth = depth[b.name];
     }

@@ -2,7 +2,6 @@
 #include "transforms/DetectStreams.h"
 #include "analysis/StreamOrder.h"
 #include "flowhls/Error.h"
-#include "transforms/DeadCode.h"
 
 namespace flowhls {
 
@@ -50,7 +49,7 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
     check_axis_arguments(graph);
     for (Buffer &b : graph.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
-        if (b.scalar) {
+        if (b.is_scalar()) {
             if (b.channel_request != ChannelRequest::Auto) {
                 throw Error(std::string(b.channel_request == ChannelRequest::Stream ? "stream" : "ping_pong") +
                             " directive: buffer '" + b.name +
@@ -99,16 +98,16 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
                           " words + " + std::to_string(w.window_words()) + " window registers";
             }
         }
-        result.changed |= stream != b.stream || reason != b.channel_reason || line_words != b.line_buffer_words;
+        ChannelKind channel = stream ? ChannelKind::Stream : graph.dataflow.legal ? ChannelKind::PingPong : ChannelKind::Array;
+        result.changed |= channel != b.channel || reason != b.channel_reason || line_words != b.line_buffer_words;
         b.line_buffer_words = line_words;
-        b.stream = stream;
+        b.channel = channel;
         b.channel_reason = reason;
         if (!stream) continue;
         for (int f : {b.producers[0], b.consumers[0]}) {
             graph.filters[f].body = drop_stream_index(graph.filters[f].body, b.name);
         }
     }
-    if (result.changed) dead_code(graph);  // the index computations of stream accesses
     return result;
 }
 

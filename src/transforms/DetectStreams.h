@@ -9,7 +9,7 @@ namespace flowhls {
 /// stream_verdict proves to be written and read once, in the same order, as a stream, and
 /// records for every intermediate array why it is a stream or a (ping-pong) buffer. Without
 /// dataflow every intermediate stays an array. The accesses of a stream get index 0 (a FIFO
-/// has no address) and the index computations left unused are removed (dead-code).
+/// has no address); the index computations left unused are for the dead-code run after it.
 /// Without `fifo_channels` (targets without hls::stream) nothing becomes a stream and the
 /// reason says so. User directives: a buffer with a stream directive must pass stream_verdict
 /// inside a dataflow region (else flowhls::Error with the verdict's reason; on a target without

@@ -25,79 +25,6 @@ constexpr int64_t kMaxCompleteElements = 64;
 constexpr int64_t kMaxCyclicSpan = 64;
 constexpr int64_t kMaxBanks = 64;
 
-// The accesses of one iteration of one pipelined loop.
-struct LoopAccesses {
-    std::string loop;
-    std::map<std::string, std::vector<ArrayAccess>> arrays;
-    // Ranges of the loop variables around (and of) the pipelined loop.
-    std::vector<std::pair<std::string, Interval>> ranges;
-};
-
-// Walks a filter body (with HLS unrolls materialized) and records, for every loop with a
-// pipeline directive, the loads and stores of one iteration (accesses inside loops that
-// stayed loops are not per-iteration and are left out).
-class CollectAccesses : public IRVisitor {
-public:
-    explicit CollectAccesses(const std::map<std::string, LoopDirective> &directives) : directives(directives) {}
-    std::vector<LoopAccesses> loops;
-
-private:
-    using IRVisitor::visit;
-    const std::map<std::string, LoopDirective> &directives;
-    std::map<std::string, Expr> lets;
-    std::vector<std::pair<std::string, Interval>> ranges;
-    LoopAccesses *current = nullptr;
-    int nested = 0;
-
-    Expr resolved(const Expr &e) const { return simplify(substitute(lets, e)); }
-
-    template <typename LetNode, typename Body>
-    void visit_let(const LetNode *op, const Body &body) {
-        op->value.accept(this);
-        auto saved = lets.find(op->name) == lets.end() ? Expr() : lets[op->name];
-        lets[op->name] = substitute(lets, op->value);
-        body.accept(this);
-        if (saved.defined()) {
-            lets[op->name] = saved;
-        } else {
-            lets.erase(op->name);
-        }
-    }
-    void visit(const LetStmt *op) override { visit_let(op, op->body); }
-    void visit(const Let *op) override { visit_let(op, op->body); }
-
-    void record(const std::string &name, bool store, const Expr &index) {
-        if (current && nested == 0) current->arrays[name].push_back(ArrayAccess{store, resolved(index)});
-    }
-    void visit(const Load *op) override {
-        record(op->name, false, op->index);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        record(op->name, true, op->index);
-        IRVisitor::visit(op);
-    }
-    void visit(const For *op) override {
-        Expr min = resolved(op->min), extent = resolved(op->extent);
-        ranges.emplace_back(op->name, Interval(min, simplify(min + extent - 1)));
-        auto it = directives.find(op->name);
-        if (!current && it != directives.end() && it->second.pipeline_ii > 0) {
-            LoopAccesses record;
-            record.loop = op->name;
-            record.ranges = ranges;
-            loops.push_back(std::move(record));
-            current = &loops.back();
-            op->body.accept(this);
-            current = nullptr;
-        } else {
-            nested += current ? 1 : 0;
-            op->body.accept(this);
-            nested -= current ? 1 : 0;
-        }
-        ranges.pop_back();
-    }
-};
-
 // How the HLS tool replicates the body of pipelined loop `name` (for the reason text).
 std::string replication_text(const Stmt &body, const std::map<std::string, LoopDirective> &directives,
                              const std::string &name) {
@@ -150,8 +77,7 @@ PortDemand demand(const AccessCase &c, PartitionKind kind, int64_t factor, int64
     p.enabled = factor > 1 || kind == PartitionKind::Complete;
     p.kind = kind;
     p.factor = factor;
-    Scope<Interval> scope;
-    for (const auto &r : c.ranges) scope.push(r.first, r.second);
+    Scope<Interval> scope = range_scope(c.ranges);
     return port_demand(c.accesses, p, size, &scope);
 }
 
@@ -272,12 +198,9 @@ PassResult infer_partitions(FilterGraph &graph) {
     for (size_t fi = 0; fi < graph.filters.size(); fi++) {
         const Filter &f = graph.filters[fi];
         if (!f.body.defined()) continue;
-        Stmt body = apply_hls_unroll(f.body, f.directives);
-        CollectAccesses collect(f.directives);
-        body.accept(&collect);
         std::set<std::string> locals;
         for (const LocalBuffer &l : f.locals) locals.insert(l.name);
-        for (const LoopAccesses &loop : collect.loops) {
+        for (const PipelineIteration &loop : pipeline_iterations(apply_hls_unroll(f.body, f.directives), f.directives)) {
             std::string description = replication_text(f.body, f.directives, loop.loop);
             for (const auto &kv : loop.arrays) {
                 AccessCase c;
@@ -312,7 +235,7 @@ PassResult infer_partitions(FilterGraph &graph) {
         }
     };
     for (Buffer &b : graph.buffers) {
-        if (b.scalar || b.stream) continue;
+        if (b.is_scalar() || b.is_stream()) continue;
         // Kernel arguments behind m_axi / axis ports live off chip: only a bram port has banks.
         bool argument = b.kind == BufferKind::Input || b.kind == BufferKind::Output;
         if (argument && b.interface.mode != InterfaceMode::Bram) continue;

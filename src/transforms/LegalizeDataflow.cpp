@@ -127,7 +127,7 @@ bool separate_read_outputs(FilterGraph &g) {
 bool fork_shared_buffers(FilterGraph &g) {
     for (size_t bi = 0; bi < g.buffers.size(); bi++) {
         Buffer b = g.buffers[bi];
-        if (b.kind == BufferKind::Constant || b.kind == BufferKind::Output || b.scalar) continue;
+        if (b.kind == BufferKind::Constant || b.kind == BufferKind::Output || b.is_scalar()) continue;
         if (b.producers.size() > 1) continue;
         std::vector<int> readers;
         for (int c : b.consumers) {

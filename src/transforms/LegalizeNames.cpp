@@ -33,6 +33,25 @@ const std::set<std::string> &reserved_words() {
     return words;
 }
 
+// The part of a Halide loop name a reader needs: "conv.s1.r$x.xo" (Func, stage, dimension,
+// split) is "r$x.xo"; an RDom named after its Func ("conv_r.x") loses the Func's name. The
+// Func is the filter's (or a producer computed inside it); the stage is visible from the
+// nesting. Names of other shapes are kept whole.
+std::string short_loop_name(const std::string &loop) {
+    std::string name = halide_base_name(loop);
+    size_t first = name.find('.');
+    if (first == std::string::npos) return loop;
+    size_t second = name.find('.', first + 1);
+    if (second == std::string::npos || second + 1 >= name.size()) return loop;
+    std::string stage = name.substr(first + 1, second - first - 1);
+    if (stage.size() < 2 || stage[0] != 's' || stage.find_first_not_of("0123456789", 1) != std::string::npos) return loop;
+    std::string func = name.substr(0, first), rest = name.substr(second + 1);
+    if (rest.size() > func.size() + 1 && rest.compare(0, func.size(), func) == 0 && rest[func.size()] == '_') {
+        rest = rest.substr(func.size() + 1);
+    }
+    return rest;
+}
+
 class NameTable {
 public:
     explicit NameTable(std::set<std::string> used = {}) : used(std::move(used)) {}
@@ -86,9 +105,11 @@ private:
         return n.size() > 1 && std::islower(static_cast<unsigned char>(n[0])) &&
                n.find_first_not_of("0123456789", 1) == std::string::npos;
     }
-    std::string bind(const std::string &n) {
+    // Binds `n` to a fresh name derived from `wanted` (default: `n` itself).
+    std::string bind(const std::string &n, const std::string &wanted = "") {
+        std::string base = !wanted.empty() ? wanted : n;
         std::string fresh =
-            table.fresh(is_generated_temporary(n) ? std::string(1, n[0]) + std::to_string(temporaries++) : n);
+            table.fresh(is_generated_temporary(n) ? std::string(1, n[0]) + std::to_string(temporaries++) : base);
         changed |= fresh != n;
         vars[n].push_back(fresh);
         return fresh;
@@ -110,7 +131,7 @@ private:
     }
     Stmt visit(const For *op) override {
         Halide::Expr min = mutate(op->min), extent = mutate(op->extent);
-        std::string n = bind(op->name);
+        std::string n = bind(op->name, short_loop_name(op->name));
         loop_names[op->name].push_back(n);
         Stmt body = mutate(op->body);
         unbind(op->name);

@@ -9,6 +9,9 @@ namespace flowhls {
 /// and let variables so that each is a C identifier, is not a C/C++ keyword or a name the
 /// generated code uses, and is unique in its scope (buffers and functions globally; locals
 /// and variables within their filter). Names depend only on the graph, so output is stable.
+/// Loop variables (and so the emitted loop labels L_<var>) keep only the dimension part of
+/// Halide's "func.sN.dim" name ("conv.s1.conv_r$x" becomes r_x), suffixed _2, _3... where
+/// that repeats within the filter.
 PassResult legalize_names(FilterGraph &graph);
 
 /// `name` made C-legal: characters outside [A-Za-z0-9_] become '_', runs of '_' collapse,

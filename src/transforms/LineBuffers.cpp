@@ -9,7 +9,6 @@
 
 #include "ir/IRQueries.h"
 #include "analysis/StreamOrder.h"
-#include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 
 namespace flowhls {
@@ -252,11 +251,10 @@ bool apply(FilterGraph &g, Buffer &b, const LineBufferAnalysis &a) {
     }
     for (int id : {b.producers[0], b.consumers[0]}) g.filters[id].body = drop_stream_index(g.filters[id].body, b.name);
     b.line_buffer = p;
-    b.line_buffer.applied = true;
     b.line_buffer.lines = n.lines;
     b.line_buffer.window = n.window;
     b.line_buffer_words = p.words();
-    b.stream = true;
+    b.channel = ChannelKind::LineBufferedStream;
     b.channel_reason = plan_text(f, p);
     return true;
 }
@@ -268,7 +266,7 @@ PassResult line_buffers(FilterGraph &graph, bool fifo_channels) {
     if (!fifo_channels || !graph.dataflow.legal) return result;
     for (size_t i = 0; i < graph.buffers.size(); i++) {
         Buffer &b = graph.buffers[i];
-        if (b.kind != BufferKind::Intermediate || b.scalar || b.stream || b.line_buffer.applied) continue;
+        if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.is_stream()) continue;
         if (b.channel_request == ChannelRequest::PingPong) continue;
         LineBufferAnalysis a = analyze_line_buffer(graph, b);
         if (a.found && apply(graph, graph.buffers[i], a)) {
@@ -281,7 +279,6 @@ PassResult line_buffers(FilterGraph &graph, bool fifo_channels) {
             result.changed = true;
         }
     }
-    if (result.changed) dead_code(graph);
     return result;
 }
 

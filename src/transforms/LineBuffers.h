@@ -15,7 +15,8 @@ namespace flowhls {
 /// window is complete (its loop variables recomputed from the position). The buffer records
 /// the plan (Buffer::line_buffer, for the token simulation) and why; a directive on the old
 /// innermost loop moves to the new one. Buffers it cannot transform keep their channel and
-/// the reason says why not. A ping_pong directive on the buffer keeps it as it is.
+/// the reason says why not. A ping_pong directive on the buffer keeps it as it is. What the
+/// rewrite leaves unused is for the dead-code run after it.
 PassResult line_buffers(FilterGraph &graph, bool fifo_channels);
 
 }  // namespace flowhls

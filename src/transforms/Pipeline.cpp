@@ -1,17 +1,19 @@
 // run_pipeline: the FilterGraph passes, in order; logs, times and dumps each.
 #include "transforms/Pipeline.h"
+#include "graph/GraphText.h"
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
 #include <iomanip>
 #include <ostream>
+#include <set>
 
-#include "analysis/DataflowLegality.h"
 #include "flowhls/Error.h"
 #include "graph/Verify.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
+#include "transforms/CheckDataflow.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
 #include "transforms/HoistInvariants.h"
@@ -21,6 +23,7 @@
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/LineBuffers.h"
+#include "transforms/PlaceWeights.h"
 #include "transforms/ScalarReplacement.h"
 #include "transforms/ThreeAddress.h"
 #include "transforms/TrivialBuffers.h"
@@ -29,41 +32,30 @@ namespace flowhls {
 
 namespace {
 
-struct PassEntry {
-    PassInfo info;
-    std::function<PassResult(FilterGraph &, const PipelineOptions &)> run;
-    /// Emission depends on it: it cannot be disabled.
-    bool required = false;
-};
-
-PassResult check_dataflow(FilterGraph &graph) {
-    DataflowVerdict before = graph.dataflow;
-    graph.dataflow = check_dataflow_legality(graph);
-    if (graph.dataflow_disabled) {
-        graph.dataflow.legal = false;
-        graph.dataflow.reason = "the dataflow directive turns the dataflow region of " + graph.name + " off";
-    }
-    PassResult r;
-    r.changed = before.legal != graph.dataflow.legal || before.reason != graph.dataflow.reason;
-    return r;
-}
-
 using PassFunction = std::function<PassResult(FilterGraph &, const PipelineOptions &)>;
+
+// A row of the pass table: the pass as `flowhls passes` shows it, what runs, and for a
+// clean-up after a rewrite, the pass that must have run just before and changed the graph.
+struct PassEntry {
+    PassDescription info;
+    PassFunction run;
+    const char *only_after_change_of = nullptr;
+};
 
 // A pass that needs nothing but the graph.
 PassFunction on_graph(PassResult (*pass)(FilterGraph &)) {
     return [pass](FilterGraph &g, const PipelineOptions &) { return pass(g); };
 }
 
-// The pipeline, top to bottom.
+// The pipeline, top to bottom: everything between extraction and emission.
 const std::vector<PassEntry> &passes() {
     static const std::vector<PassEntry> list = {
-        {{"inline-expr-lets", "substitute Let expressions into their uses"}, on_graph(inline_expr_lets), true},
+        {{"place-weights", "constant inputs as on-chip ROMs or m_axi kernel arguments (--weights)", true},
+         [](FilterGraph &g, const PipelineOptions &o) { return place_weights(g, o.weights); }},
+        {{"inline-expr-lets", "substitute Let expressions into their uses", true}, on_graph(inline_expr_lets)},
         {{"apply-directives", "the user's HLS directives (pipeline, unroll, partition, stream, interface...)"},
          [](FilterGraph &g, const PipelineOptions &o) { return apply_directives(g, o.directives); }},
-        {{"legalize-names", "unique C identifiers for functions, buffers and variables"},
-         on_graph(legalize_names),
-         true},
+        {{"legalize-names", "unique C identifiers for functions, buffers and variables", true}, on_graph(legalize_names)},
         {{"three-address", "one operation per statement, on named temporaries"}, on_graph(three_address)},
         {{"hoist-invariants", "move loop-invariant computations and stores out of loops"}, on_graph(hoist_invariants)},
         {{"scalar-replacement", "keep accumulators in one-element locals across loops"}, on_graph(scalar_replacement)},
@@ -72,13 +64,18 @@ const std::vector<PassEntry> &passes() {
          on_graph(dead_code)},
         {{"legalize-dataflow", "fork filters for shared buffers, copies for read outputs, merged producers"},
          on_graph(legalize_dataflow)},
-        {{"check-dataflow", "decide whether the main filter is a legal dataflow region"},
-         on_graph(check_dataflow),
-         true},
+        {{"check-dataflow", "decide whether the main filter is a legal dataflow region (arrays: ping-pong or not)", true},
+         on_graph(check_dataflow)},
         {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
          [](FilterGraph &g, const PipelineOptions &o) { return detect_streams(g, o.fifo_channels); }},
+        {{"dead-code", "after detect-streams changed the graph: the index computations of stream accesses", true},
+         on_graph(dead_code),
+         "detect-streams"},
         {{"line-buffers", "sliding-window consumers stream their input through line buffers and window registers"},
          [](FilterGraph &g, const PipelineOptions &o) { return line_buffers(g, o.fifo_channels); }},
+        {{"dead-code", "after line-buffers changed the graph: the reads it replaced", true},
+         on_graph(dead_code),
+         "line-buffers"},
         {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
          on_graph(infer_directives)},
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},
@@ -100,7 +97,10 @@ void check_names(const std::vector<std::string> &names, const char *option, bool
             std::any_of(passes().begin(), passes().end(), [&](const PassEntry &p) { return p.info.name == n; });
         if (!known) {
             std::string list;
-            for (const PassEntry &p : passes()) list += " " + p.info.name;
+            std::set<std::string> listed;
+            for (const PassEntry &p : passes()) {
+                if (listed.insert(p.info.name).second) list += " " + p.info.name;
+            }
             throw Error(std::string(option) + ": unknown pass '" + n + "' (passes:" + list + ")");
         }
     }
@@ -108,25 +108,24 @@ void check_names(const std::vector<std::string> &names, const char *option, bool
 
 }  // namespace
 
-std::vector<PassInfo> pipeline_passes() {
-    std::vector<PassInfo> out;
-    for (const PassEntry &p : passes()) {
-        PassInfo info = p.info;
-        info.required = p.required;
-        out.push_back(info);
-    }
+std::vector<PassDescription> pipeline_passes() {
+    std::vector<PassDescription> out;
+    for (const PassEntry &p : passes()) out.push_back(p.info);
     return out;
 }
 
-void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
-    check_names(options.dump_after, "--dump-after", true);
-    check_names(options.disabled, "--disable-pass", false);
-    for (const PassEntry &pass : passes()) {
-        if (pass.required && contains(options.disabled, pass.info.name)) {
-            throw Error("--disable-pass: pass '" + pass.info.name +
-                        "' is required for code generation and cannot be disabled");
-        }
+namespace {
+
+// The first row that runs pass `name` (for `flowhls opt`, which runs it unconditionally).
+const PassEntry &find_pass(const std::string &name) {
+    for (const PassEntry &p : passes()) {
+        if (p.info.name == name && !p.only_after_change_of) return p;
     }
+    throw std::logic_error("no pass " + name);
+}
+
+// Runs `list` in order with the pipeline's logging, timing, verification and dumps.
+void run_list(FilterGraph &graph, const std::vector<const PassEntry *> &list, const PipelineOptions &options) {
     VerifyOptions verify;
     if (options.verify_each) {
         // Names are checked as C identifiers once legalize-names has run, or from the start
@@ -135,14 +134,15 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
         if (!verify_graph(graph, verify).empty()) verify.c_identifiers = false;
         check_graph(graph, verify, "(input of the pipeline)");
     }
-    for (const PassEntry &pass : passes()) {
-        const std::string &name = pass.info.name;
-        if (contains(options.disabled, name)) {
-            if (options.log && options.time_passes) *options.log << "pass " << name << ": disabled\n";
-            continue;
-        }
+    std::string previous;
+    bool previous_changed = false;
+    for (const PassEntry *pass : list) {
+        const std::string &name = pass->info.name;
+        if (pass->only_after_change_of && !(previous == pass->only_after_change_of && previous_changed)) continue;
         auto start = std::chrono::steady_clock::now();
-        PassResult r = pass.run(graph, options);
+        PassResult r = pass->run(graph, options);
+        previous = name;
+        previous_changed = r.changed;
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (options.log && options.time_passes) {
             *options.log << "pass " << std::left << std::setw(20) << name << std::right << std::fixed
@@ -158,6 +158,35 @@ void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
                           << print_graph(graph);
         }
     }
+}
+
+}  // namespace
+
+void run_pipeline(FilterGraph &graph, const PipelineOptions &options) {
+    check_names(options.dump_after, "--dump-after", true);
+    check_names(options.disabled, "--disable-pass", false);
+    for (const std::string &n : options.disabled) {
+        bool optional = std::any_of(passes().begin(), passes().end(),
+                                    [&](const PassEntry &p) { return p.info.name == n && !p.info.required; });
+        if (!optional) throw Error("--disable-pass: pass '" + n + "' is required for code generation and cannot be disabled");
+    }
+    std::vector<const PassEntry *> list;
+    for (const PassEntry &pass : passes()) {
+        if (pass.info.required || !contains(options.disabled, pass.info.name)) {
+            list.push_back(&pass);
+        } else if (options.log && options.time_passes) {
+            *options.log << "pass " << pass.info.name << ": disabled\n";
+        }
+    }
+    run_list(graph, list, options);
+}
+
+void run_passes(FilterGraph &graph, const std::vector<std::string> &names, const PipelineOptions &options) {
+    check_names(names, "--pass", false);
+    check_names(options.dump_after, "--dump-after", true);
+    std::vector<const PassEntry *> list;
+    for (const std::string &n : names) list.push_back(&find_pass(n));
+    run_list(graph, list, options);
 }
 
 }  // namespace flowhls

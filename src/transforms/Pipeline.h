@@ -2,7 +2,9 @@
 #pragma once
 
 #include "graph/FilterGraph.h"
+#include "flowhls/Passes.h"
 #include "transforms/ApplyDirectives.h"
+#include "transforms/PlaceWeights.h"
 
 #include <iosfwd>
 #include <string>
@@ -22,6 +24,8 @@ struct PipelineOptions {
     bool fifo_channels = false;
     /// The user's HLS directives (apply-directives).
     DirectiveOptions directives;
+    /// Where weights go (place-weights).
+    WeightOptions weights;
     /// Run verify_graph on the input and after every pass; a violation is an internal error
     /// (std::logic_error) naming the pass after which it appeared. On in debug builds.
 #ifdef NDEBUG
@@ -33,20 +37,19 @@ struct PipelineOptions {
     std::ostream *log = nullptr;
 };
 
-/// Description of one pass of the pipeline.
-struct PassInfo {
-    std::string name;
-    std::string summary;
-    /// Code generation depends on it: it cannot be disabled.
-    bool required = false;
-};
-
 /// The passes in the order they run.
-std::vector<PassInfo> pipeline_passes();
+std::vector<PassDescription> pipeline_passes();
 
-/// Contract: runs every pass of pipeline_passes() that is not disabled, in order, on `graph`.
+/// Contract: runs every pass of pipeline_passes() that is not disabled, in order, on `graph`
+/// (a required run of a pass is not skipped by disabling its name; the dead-code runs after
+/// detect-streams and line-buffers only run when that pass changed the graph).
 /// Throws flowhls::Error for an unknown pass name in the options, std::logic_error when
 /// options.verify_each finds an invalid graph.
 void run_pipeline(FilterGraph &graph, const PipelineOptions &options);
+
+/// Contract: runs the passes named in `names`, in that order (a name may repeat), on `graph`,
+/// as run_pipeline runs them (options.disabled is ignored): what `flowhls opt` does. Throws
+/// flowhls::Error for an unknown pass name.
+void run_passes(FilterGraph &graph, const std::vector<std::string> &names, const PipelineOptions &options);
 
 }  // namespace flowhls

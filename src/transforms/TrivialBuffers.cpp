@@ -14,10 +14,10 @@ PassResult trivial_buffers(FilterGraph &graph) {
         }
     }
     for (Buffer &b : graph.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.size() != 1 || b.scalar || b.producers.size() != 1) continue;
+        if (b.kind != BufferKind::Intermediate || b.size() != 1 || b.is_scalar() || b.producers.size() != 1) continue;
         Filter &producer = graph.filters[b.producers[0]];
         if (producer.writes.size() != 1 || !producer.returns.empty()) continue;
-        b.scalar = true;
+        b.channel = ChannelKind::Scalar;
         producer.returns = b.name;
         result.changed = true;
     }

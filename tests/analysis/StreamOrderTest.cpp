@@ -1,5 +1,6 @@
 // Tests of stream detection: which channels are proven FIFOs, and why the others are not.
 #include "PreparedGraph.h"
+#include "graph/GraphText.h"
 #include "TestSupport.h"
 #include "analysis/StreamOrder.h"
 #include "flowhls/Compiler.h"
@@ -36,11 +37,11 @@ TEST(StreamOrder, ElementwiseChainBecomesStreams) {
     FilterGraph g = prepared(chain(false));
     ASSERT_TRUE(g.dataflow.legal) << g.dataflow.reason;
     for (const char *name : {"a", "b"}) {
-        EXPECT_TRUE(g.buffer(name).stream) << name << ": " << g.buffer(name).channel_reason;
+        EXPECT_TRUE(g.buffer(name).is_stream()) << name << ": " << g.buffer(name).channel_reason;
         EXPECT_NE(g.buffer(name).channel_reason.find("written once and read once in the same order"),
                   std::string::npos);
     }
-    EXPECT_NE(print_graph(g).find("channel: stream depth 2 (written once and read once in the same order (a -> b))"),
+    EXPECT_NE(print_graph(g).find("channel: stream depth 2 \"written once and read once in the same order (a -> b)\""),
               std::string::npos)
         << print_graph(g);
 }
@@ -48,20 +49,20 @@ TEST(StreamOrder, ElementwiseChainBecomesStreams) {
 TEST(StreamOrder, TransposedConsumerIsNotAStream) {
     FilterGraph g = prepared(chain(true));
     const Buffer &a = g.buffer("a");
-    EXPECT_FALSE(a.stream);
+    EXPECT_FALSE(a.is_stream());
     EXPECT_NE(a.channel_reason.find("ping-pong: the read in b is out of order"), std::string::npos) << a.channel_reason;
-    EXPECT_TRUE(g.buffer("b").stream) << g.buffer("b").channel_reason;
+    EXPECT_TRUE(g.buffer("b").is_stream()) << g.buffer("b").channel_reason;
 }
 
 TEST(StreamOrder, StencilWindowIsNotAStream) {
     FilterGraph g = prepared(test::small_program());  // scaled reads blur once per point: a stream
-    EXPECT_TRUE(g.buffer("blur").stream) << g.buffer("blur").channel_reason;
+    EXPECT_TRUE(g.buffer("blur").is_stream()) << g.buffer("blur").channel_reason;
     HalideProgram p = build_example("gaussian", "root");
     FilterGraph gauss = prepared(p, true, {"line-buffers"});  // (line buffers make them streams)
     bool window = false;
     for (const Buffer &b : gauss.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.scalar) continue;
-        EXPECT_FALSE(b.stream) << b.name;
+        if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
+        EXPECT_FALSE(b.is_stream()) << b.name;
         window |= b.channel_reason.find("places (a window)") != std::string::npos;
     }
     EXPECT_TRUE(window) << print_graph(gauss);
@@ -69,7 +70,7 @@ TEST(StreamOrder, StencilWindowIsNotAStream) {
 
 TEST(StreamOrder, NoStreamsWithoutFifosOrDataflow) {
     FilterGraph g = prepared(chain(false), false);
-    EXPECT_FALSE(g.buffer("a").stream);
+    EXPECT_FALSE(g.buffer("a").is_stream());
     EXPECT_NE(g.buffer("a").channel_reason.find("this target has none"), std::string::npos);
 }
 
@@ -81,7 +82,7 @@ TEST(StreamOrder, ConvReluOfAModelIsAStreamAndSimulates) {
     o.output_dir = dir / "p";
     CompileResult r = compile(p, o);
     EXPECT_NE(r.graph_dump.find("buffer conv1_Conv"), std::string::npos);
-    EXPECT_NE(r.graph_dump.find("channel: stream depth 2 (written once and read once in the same order (conv1_Conv -> Relu))"),
+    EXPECT_NE(r.graph_dump.find("channel: stream depth 2 \"written once and read once in the same order (conv1_Conv -> Relu)\""),
               std::string::npos)
         << r.graph_dump;
     EXPECT_NE(test::read_file(dir / "p/kernel.cpp").find("hls::stream<float> conv1_Conv(\"conv1_Conv\");"),

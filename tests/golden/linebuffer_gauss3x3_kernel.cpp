@@ -5,11 +5,11 @@
 
 // Filter hw_input: reads input; writes hw_input.
 static void compute_hw_input(const float input[324], hls::stream<float> &hw_input) {
-    L_hw_input_s0_y: for (int32_t hw_input_s0_y = 0; hw_input_s0_y < 18; hw_input_s0_y++) {
-        const int32_t _0 = (hw_input_s0_y * 18);
-        L_hw_input_s0_x: for (int32_t hw_input_s0_x = 0; hw_input_s0_x < 18; hw_input_s0_x++) {
+    L_y: for (int32_t y = 0; y < 18; y++) {
+        const int32_t _0 = (y * 18);
+        L_x: for (int32_t x = 0; x < 18; x++) {
 #pragma HLS PIPELINE II=1
-            const int32_t _1 = (_0 + hw_input_s0_x);
+            const int32_t _1 = (_0 + x);
             hw_input.write(input[_1]);
         }
     }
@@ -40,9 +40,9 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
             hw_input_lines[hw_input_col] = hw_input_window[5];
             hw_input_lines[(hw_input_col + 18)] = hw_input_in;
             if (((hw_input_col >= 2) && (hw_input_row >= 2))) {
-                const int32_t gauss_s0_y = (hw_input_row + (-2));
-                const int32_t gauss_s0_x = (hw_input_col + (-2));
-                const int32_t _37 = (gauss_s0_y * 16);
+                const int32_t y = (hw_input_row + (-2));
+                const int32_t x = (hw_input_col + (-2));
+                const int32_t _37 = (y * 16);
                 const float _2 = hw_input_window[0];
                 const float _3 = (t0 * _2);
                 const float _4 = (0.0f + _3);
@@ -70,7 +70,7 @@ static void compute_gauss(hls::stream<float> &hw_input, float gauss[256]) {
                 const float _34 = hw_input_window[8];
                 const float _35 = (t0 * _34);
                 const float _36 = (_32 + _35);
-                const int32_t _38 = (_37 + gauss_s0_x);
+                const int32_t _38 = (_37 + x);
                 gauss[_38] = (_36 * 0.0625f);
             }
         }

@@ -4,18 +4,18 @@
 
 // Filter blur: reads input; writes blur.
 static void compute_blur(const float input[32], float blur[24]) {
-    for (int32_t blur_s0_y = 0; blur_s0_y < 4; blur_s0_y++) {
-        const int32_t _0 = (blur_s0_y * 8);
-        const int32_t _8 = (blur_s0_y * 6);
-        for (int32_t blur_s0_x = 0; blur_s0_x < 6; blur_s0_x++) {
-            const int32_t _1 = (_0 + blur_s0_x);
+    for (int32_t y = 0; y < 4; y++) {
+        const int32_t _0 = (y * 8);
+        const int32_t _8 = (y * 6);
+        for (int32_t x = 0; x < 6; x++) {
+            const int32_t _1 = (_0 + x);
             const float _2 = input[_1];
             const int32_t _3 = (_1 + 1);
             const float _4 = input[_3];
             const float _5 = (_2 + _4);
             const int32_t _6 = (_1 + 2);
             const float _7 = input[_6];
-            const int32_t _9 = (_8 + blur_s0_x);
+            const int32_t _9 = (_8 + x);
             blur[_9] = (_5 + _7);
         }
     }
@@ -24,10 +24,10 @@ static void compute_blur(const float input[32], float blur[24]) {
 // Filter scaled: reads blur; writes scaled.
 static void compute_scaled(const float blur[24], float scaled[24]) {
     // consume blur
-    for (int32_t scaled_s0_y = 0; scaled_s0_y < 4; scaled_s0_y++) {
-        const int32_t _0 = (scaled_s0_y * 6);
-        for (int32_t scaled_s0_x = 0; scaled_s0_x < 6; scaled_s0_x++) {
-            const int32_t _1 = (_0 + scaled_s0_x);
+    for (int32_t y = 0; y < 4; y++) {
+        const int32_t _0 = (y * 6);
+        for (int32_t x = 0; x < 6; x++) {
+            const int32_t _1 = (_0 + x);
             const float _2 = blur[_1];
             scaled[_1] = (_2 * 0x1p-1f);
         }

@@ -5,11 +5,11 @@
 
 // Filter blur: reads input; writes blur.
 static void compute_blur(const float input[32], hls::stream<float> &blur) {
-    L_blur_s0_y: for (int32_t blur_s0_y = 0; blur_s0_y < 4; blur_s0_y++) {
-        const int32_t _0 = (blur_s0_y * 8);
-        L_blur_s0_x: for (int32_t blur_s0_x = 0; blur_s0_x < 6; blur_s0_x++) {
+    L_y: for (int32_t y = 0; y < 4; y++) {
+        const int32_t _0 = (y * 8);
+        L_x: for (int32_t x = 0; x < 6; x++) {
 #pragma HLS PIPELINE II=1
-            const int32_t _1 = (_0 + blur_s0_x);
+            const int32_t _1 = (_0 + x);
             const float _2 = input[_1];
             const int32_t _3 = (_1 + 1);
             const float _4 = input[_3];
@@ -24,11 +24,11 @@ static void compute_blur(const float input[32], hls::stream<float> &blur) {
 // Filter scaled: reads blur; writes scaled.
 static void compute_scaled(hls::stream<float> &blur, float scaled[24]) {
     // consume blur
-    L_scaled_s0_y: for (int32_t scaled_s0_y = 0; scaled_s0_y < 4; scaled_s0_y++) {
-        const int32_t _0 = (scaled_s0_y * 6);
-        L_scaled_s0_x: for (int32_t scaled_s0_x = 0; scaled_s0_x < 6; scaled_s0_x++) {
+    L_y: for (int32_t y = 0; y < 4; y++) {
+        const int32_t _0 = (y * 6);
+        L_x: for (int32_t x = 0; x < 6; x++) {
 #pragma HLS PIPELINE II=1
-            const int32_t _1 = (_0 + scaled_s0_x);
+            const int32_t _1 = (_0 + x);
             const float _2 = blur.read();
             scaled[_1] = (_2 * 0.5f);
         }

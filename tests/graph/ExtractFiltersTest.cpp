@@ -1,5 +1,6 @@
 // Tests of filter extraction and of the graph dump (golden).
 #include "TestSupport.h"
+#include "graph/GraphText.h"
 #include "flowhls/Examples.h"
 #include "graph/ExtractFilters.h"
 #include "support/Names.h"

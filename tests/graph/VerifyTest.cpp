@@ -88,7 +88,7 @@ TEST(Verify, NamesAreUniqueAndLegal) {
 
 TEST(Verify, StreamsHaveOneProducerAndOneLaterConsumer) {
     FilterGraph g = hand_graph();
-    g.buffers[2].stream = true;
+    g.buffers[2].channel = ChannelKind::Stream;
     EXPECT_EQ(verify_graph(g), std::vector<std::string>());
     std::swap(g.filters[0], g.filters[1]);
     recompute_edges(g);

@@ -1,5 +1,6 @@
 // Tests of dataflow legalization (fork filters) and stream balancing (token simulation).
 #include "OnnxModelBuilder.h"
+#include "graph/GraphText.h"
 #include "PreparedGraph.h"
 #include "TestSupport.h"
 #include "analysis/TokenSim.h"
@@ -53,7 +54,7 @@ TEST_P(Reconvergent, ComputedDepthsPassTheTokenCheckAndDepthOneDeadlocks) {
     std::map<std::string, int64_t> ones;
     for (const Buffer &b : g.buffers) {
         forked |= b.name.find("_fork") != std::string::npos || b.name.find("_to_") != std::string::npos;
-        if (!b.stream) continue;
+        if (!b.is_stream()) continue;
         deepened |= b.stream_depth > kStreamDepth;
         ones[b.name] = 1;
     }

@@ -39,10 +39,10 @@ TEST(Directives, ApiDirectivesBecomeVitisPragmas) {
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=cyclic factor=32 dim=1\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=B type=block factor=32 dim=1\n")) << k;
     // The k loop is unrolled completely and not pipelined; the enclosing i loop is pipelined.
-    EXPECT_TRUE(has(k, "prod_s1_k_x++) {\n#pragma HLS UNROLL\n")) << k;
-    EXPECT_TRUE(has(k, "prod_s1_i++) {\n#pragma HLS PIPELINE II=1\n")) << k;
+    EXPECT_TRUE(has(k, " k_x++) {\n#pragma HLS UNROLL\n")) << k;
+    EXPECT_TRUE(has(k, " i++) {\n#pragma HLS PIPELINE II=1\n")) << k;
     std::string report = test::read_file(dir / "g/report.txt");
-    EXPECT_TRUE(has(report, "applied: complete unroll of loop prod_s1_k_x (filter compute_prod)")) << report;
+    EXPECT_TRUE(has(report, "applied: complete unroll of loop k_x (filter compute_prod)")) << report;
 }
 
 TEST(Directives, JsonFileGivesTheSameProjectAsTheApi) {
@@ -141,7 +141,7 @@ TEST(Directives, StreamDepthAndPingPongAreHonoured) {
     EXPECT_TRUE(has(k, "#pragma HLS STREAM variable=blur_x depth=5\n")) << k;
     EXPECT_TRUE(has(k, "    float sharpen[")) << k;
     std::string graph = test::read_file(dir / "u/graph.txt");
-    EXPECT_TRUE(has(graph, "channel: buffer (ping-pong: ping_pong directive)")) << graph;
+    EXPECT_TRUE(has(graph, "channel: ping-pong \"ping-pong: ping_pong directive\"")) << graph;
 }
 
 TEST(Directives, DataflowOffRemovesThePragmaAndSaysWhy) {
@@ -175,7 +175,7 @@ TEST(Directives, OnnxModelKeyedByNodeAndValueNamesSimulates) {
         << out;
     EXPECT_TRUE(has(out, "csim: PASS")) << out;
     std::string k = test::read_file(dir / "l/kernel.cpp");
-    EXPECT_TRUE(has(k, "conv1_Conv_s0_d2++) {\n#pragma HLS PIPELINE II=1\n")) << k;
+    EXPECT_TRUE(has(k, " d2++) {\n#pragma HLS PIPELINE II=1\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS STREAM variable=conv1_Conv depth=4\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=Relu type=cyclic factor=4 dim=1\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS INLINE\n")) << k;
@@ -191,7 +191,7 @@ TEST(Directives, BambuAppliesUnrollAndListsTheRest) {
     EXPECT_TRUE(has(k, "#pragma GCC unroll 65534\n")) << k;
     EXPECT_FALSE(has(k, "#pragma HLS")) << k;
     std::string report = test::read_file(dir / "b/report.txt");
-    EXPECT_TRUE(has(report, "applied: complete unroll of loop prod_s1_k_x (filter compute_prod) (#pragma GCC unroll)"))
+    EXPECT_TRUE(has(report, "applied: complete unroll of loop k_x (filter compute_prod) (#pragma GCC unroll)"))
         << report;
     EXPECT_TRUE(has(report, "not applied by PandA-Bambu: partition of A:")) << report;
 
@@ -205,7 +205,7 @@ TEST(Directives, BambuAppliesUnrollAndListsTheRest) {
         << out;
     EXPECT_TRUE(has(out, "csim: PASS")) << out;
     report = test::read_file(dir / "u/report.txt");
-    EXPECT_TRUE(has(report, "not applied by PandA-Bambu: pipeline II=2 of loop sharpen_s0_y")) << report;
+    EXPECT_TRUE(has(report, "not applied by PandA-Bambu: pipeline II=2 of loop y")) << report;
     EXPECT_TRUE(has(report, "not applied by PandA-Bambu: stream blur_x (no FIFOs; it stays an array)")) << report;
     k = test::read_file(dir / "u/kernel.c");
     EXPECT_TRUE(has(k, "static inline __attribute__((always_inline)) void compute_sharpen(")) << k;

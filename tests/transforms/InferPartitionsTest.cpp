@@ -1,5 +1,6 @@
 // Tests of infer-partitions: partitions from the constant offsets of one pipeline iteration.
 #include "TestSupport.h"
+#include "graph/GraphText.h"
 #include "transforms/InferPartitions.h"
 
 #include "IrBuilder.h"
@@ -61,7 +62,7 @@ TEST(InferPartitions, UnrolledReductionPartitionsTheReadArrayCyclically) {
     EXPECT_FALSE(g.buffer("out").partition.enabled);
     // A pure function of the graph: a second run changes nothing.
     EXPECT_FALSE(infer_partitions(g).changed);
-    EXPECT_NE(print_graph(g).find("    partition: cyclic factor 4 (inferred: loop k unrolled by 4 reads A"),
+    EXPECT_NE(print_graph(g).find("    partition: cyclic factor 4 inferred \"inferred: loop k unrolled by 4 reads A"),
               std::string::npos)
         << print_graph(g);
 }
@@ -116,7 +117,7 @@ TEST(InferPartitions, SmallArrayAccessedEverywhereIsPartitionedCompletely) {
     infer_partitions(g);
     EXPECT_TRUE(g.buffer("A").partition.enabled);
     EXPECT_EQ(g.buffer("A").partition.kind, PartitionKind::Complete);
-    EXPECT_NE(print_graph(g).find("partition: complete (inferred: "), std::string::npos) << print_graph(g);
+    EXPECT_NE(print_graph(g).find("partition: complete inferred \"inferred: "), std::string::npos) << print_graph(g);
 }
 
 TEST(InferPartitions, OneAccessPerIterationNeedsNoPartition) {
@@ -138,7 +139,7 @@ TEST(InferPartitions, IndicesNotAConstantApartGetNoPartitionAndAReason) {
     EXPECT_FALSE(a.enabled);
     EXPECT_NE(a.reason.find("not partitioned: loop i reads A at offsets 0 and 0 (2 index groups"), std::string::npos)
         << a.reason;
-    EXPECT_NE(print_graph(g).find("partition: none (not partitioned: "), std::string::npos);
+    EXPECT_NE(print_graph(g).find("partition: none inferred \"not partitioned: "), std::string::npos);
 }
 
 TEST(InferPartitions, UserPartitionIsKept) {
@@ -168,7 +169,7 @@ TEST(InferPartitions, LocalsStreamsAndScalars) {
     // A stream is read in order by construction: never partitioned.
     Stmt stream_body = store("out", load("A", var("i") * 2) + load("A", var("i") * 2 + 1), var("i"));
     FilterGraph s = graph_of(loop("i", 32, stream_body), {64});
-    s.buffer("A").stream = true;
+    s.buffer("A").channel = ChannelKind::Stream;
     s.filters[0].directives["i"] = pipelined();
     EXPECT_FALSE(infer_partitions(s).changed);
 }
@@ -180,13 +181,14 @@ TEST(InferPartitions, GemmUnrolledByHalideShowsItsPartitionsInTheDump) {
         << out;
     std::string final_graph = out.substr(out.find("// ---- final"));
     EXPECT_NE(final_graph.find("  buffer A: input float32[32, 32]  producers: -  consumers: prod\n"
+                               "    channel: port\n"
                                "    interface: bram (directive)\n"
-                               "    partition: cyclic factor 4 (inferred: loop prod_s1_k_x_ko reads A at offsets "
-                               "0,1,2,3 per iteration)\n"),
+                               "    partition: cyclic factor 4 inferred \"inferred: loop k_x_ko reads A at offsets "
+                               "0,1,2,3 per iteration\"\n"),
               std::string::npos)
         << final_graph;
-    EXPECT_NE(final_graph.find("    partition: block factor 32 (inferred: loop prod_s1_k_x_ko reads B at offsets "
-                               "0,32,64,96 per iteration)\n"),
+    EXPECT_NE(final_graph.find("    partition: block factor 32 inferred \"inferred: loop k_x_ko reads B at offsets "
+                               "0,32,64,96 per iteration\"\n"),
               std::string::npos)
         << final_graph;
 }

@@ -1,5 +1,6 @@
 // Tests of the line-buffer transformation: windows in registers, rows in line buffers, streams.
 #include "PreparedGraph.h"
+#include "graph/GraphText.h"
 #include "TestSupport.h"
 #include "analysis/StreamOrder.h"
 #include "analysis/TokenSim.h"
@@ -38,8 +39,8 @@ HalideProgram gaussian3x3(bool transposed = false) {
 TEST(LineBuffers, Gaussian3x3GetsTwoLineRowsAndA3x3Window) {
     FilterGraph g = prepared(gaussian3x3());
     const Buffer &b = g.buffer("hw_input");
-    ASSERT_TRUE(b.line_buffer.applied) << b.channel_reason << "\n" << print_graph(g);
-    EXPECT_TRUE(b.stream);
+    ASSERT_TRUE(b.channel == ChannelKind::LineBufferedStream) << b.channel_reason << "\n" << print_graph(g);
+    EXPECT_TRUE(b.is_stream());
     EXPECT_EQ(b.line_buffer.rows, 3);
     EXPECT_EQ(b.line_buffer.cols, 3);
     EXPECT_EQ(b.line_buffer.width, 18);
@@ -74,8 +75,8 @@ TEST(LineBuffers, Gaussian3x3GetsTwoLineRowsAndA3x3Window) {
 TEST(LineBuffers, TransposedWindowIsNotLineBuffered) {
     FilterGraph g = prepared(gaussian3x3(true));
     const Buffer &b = g.buffer("hw_input");
-    EXPECT_FALSE(b.line_buffer.applied);
-    EXPECT_FALSE(b.stream);
+    EXPECT_FALSE(b.channel == ChannelKind::LineBufferedStream);
+    EXPECT_FALSE(b.is_stream());
     LineBufferAnalysis a = analyze_line_buffer(g, b);
     EXPECT_FALSE(a.found);
     EXPECT_NE(a.reason.find("not along the producer's rows"), std::string::npos) << a.reason;
@@ -84,7 +85,7 @@ TEST(LineBuffers, TransposedWindowIsNotLineBuffered) {
 TEST(LineBuffers, DisabledPassKeepsThePingPongBuffer) {
     FilterGraph g = prepared(gaussian3x3(), {"line-buffers"});
     const Buffer &b = g.buffer("hw_input");
-    EXPECT_FALSE(b.stream);
+    EXPECT_FALSE(b.is_stream());
     EXPECT_EQ(b.line_buffer_words, 2 * 18 + 9) << b.channel_reason;
 }
 
@@ -93,9 +94,9 @@ TEST(LineBuffers, DisabledPassKeepsThePingPongBuffer) {
 TEST(LineBuffers, BypassOfALineBufferedPathIsDeepenedAndDeadlocksWithoutIt) {
     FilterGraph g = prepared(build_example("unsharp", "root"));
     const Buffer &bypass = g.buffer("hw_input_to_sharpen");
-    ASSERT_TRUE(bypass.line_buffer.applied) << print_graph(g);
-    EXPECT_TRUE(g.buffer("hw_input_to_blur_y").line_buffer.applied);
-    EXPECT_TRUE(g.buffer("blur_y").line_buffer.applied);
+    ASSERT_TRUE(bypass.channel == ChannelKind::LineBufferedStream) << print_graph(g);
+    EXPECT_TRUE(g.buffer("hw_input_to_blur_y").channel == ChannelKind::LineBufferedStream);
+    EXPECT_TRUE(g.buffer("blur_y").channel == ChannelKind::LineBufferedStream);
     // The blur's first output needs input element 4 * 68 + 4; the sharpening reads element
     // 2 * 68 + 2 with it: 138 elements wait in the bypass.
     EXPECT_GE(bypass.stream_depth, 138);

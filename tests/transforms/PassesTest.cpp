@@ -1,5 +1,6 @@
 // Tests of the passes (legalize-names, inline-expr-lets) and of the pass pipeline.
 #include "TestSupport.h"
+#include "analysis/PrintAnalyses.h"
 #include "flowhls/Error.h"
 #include "graph/ExtractFilters.h"
 #include "transforms/DeadCode.h"
@@ -8,6 +9,9 @@
 #include "transforms/LegalizeNames.h"
 #include "transforms/Pipeline.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 
 namespace flowhls {
@@ -80,7 +84,7 @@ TEST(Pipeline, DumpsAfterANamedPassAndTimesPasses) {
     run_pipeline(g, o);
     EXPECT_NE(dump.str().find("// ---- after legalize-names"), std::string::npos);
     EXPECT_EQ(dump.str().find("after inline-expr-lets"), std::string::npos);
-    for (const PassInfo &p : pipeline_passes()) EXPECT_NE(log.str().find("pass " + p.name), std::string::npos);
+    for (const PassDescription &p : pipeline_passes()) EXPECT_NE(log.str().find("pass " + p.name), std::string::npos);
 }
 
 TEST(Pipeline, DisabledPassDoesNotRun) {
@@ -206,6 +210,40 @@ TEST(DeadCode, RemovesUnreadBuffersFiltersAndUnusedLets) {
     os << g.filters[0].body;
     EXPECT_EQ(os.str().find("dead"), std::string::npos) << os.str();
     EXPECT_FALSE(dead_code(g).changed);
+}
+
+}  // namespace
+}  // namespace flowhls
+
+namespace flowhls {
+namespace {
+
+// Every pass of the pipeline and every analysis of `flowhls opt` has file tests under
+// tests/passes/NAME/ (run by ctest as pass/NAME/FILE).
+TEST(PassFileTests, EveryPassAndAnalysisHasSome) {
+    std::vector<std::string> names = analysis_names();
+    for (const PassDescription &p : pipeline_passes()) names.push_back(p.name);
+    for (const std::string &n : names) {
+        std::filesystem::path dir = std::filesystem::path(FLOWHLS_PASS_TEST_DIR) / n;
+        int files = 0;
+        if (std::filesystem::is_directory(dir)) {
+            for (const auto &e : std::filesystem::directory_iterator(dir)) files += e.path().extension() == ".graph";
+        }
+        EXPECT_GT(files, 0) << "no tests/passes/" << n << "/*.graph";
+    }
+}
+
+// The checker fails on text that is not there (a pass test can fail).
+TEST(PassFileTests, FileCheckReportsWhatIsMissing) {
+    test::TempDir dir;
+    std::ofstream(dir / "t.graph") << "// CHECK: alpha\n// CHECK-NEXT: beta\n// CHECK-NOT: gamma\n";
+    std::ofstream(dir / "good.txt") << "x alpha\nbeta y\n";
+    std::ofstream(dir / "bad.txt") << "alpha\ndelta\nbeta\n";
+    std::ofstream(dir / "not.txt") << "alpha\nbeta\ngamma\n";
+    std::string checker = std::string(FLOWHLS_FILECHECK) + " " + (dir / "t.graph") + " < ";
+    EXPECT_EQ(std::system((checker + (dir / "good.txt") + " 2>/dev/null").c_str()), 0);
+    EXPECT_NE(std::system((checker + (dir / "bad.txt") + " 2>/dev/null").c_str()), 0);
+    EXPECT_NE(std::system((checker + (dir / "not.txt") + " 2>/dev/null").c_str()), 0);
 }
 
 }  // namespace

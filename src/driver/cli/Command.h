@@ -33,6 +33,7 @@ Command devices_command(CLI::App &app);
 Command onnx_ops_command(CLI::App &app);
 Command bench_command(CLI::App &app);
 Command conformance_command(CLI::App &app);
+Command opt_command(CLI::App &app);
 Command synth_command(CLI::App &app);
 
 /// CLI11 validators shared by the subcommands (their failures are parse errors, exit code 2).

@@ -178,12 +178,14 @@ int run_compile(const CompileArgs &a) {
     }
     CompileResult r = compile(program, compile_options(a, named.default_dir));
 
-    std::cout << "flowhls: " << named.label << " compiled for " << a.target << "\n";
-    std::cout << "  kernel:   " << r.kernel_name << ", " << r.filters.size() << " filter(s):";
-    for (const std::string &f : r.filters) std::cout << " " << f;
-    std::cout << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
-    std::cout << "  project:  " << r.output_dir << "\n";
-    if (a.report) std::cout << "\n" << r.qor_report;
+    // With dumps, standard output holds only graphs (each readable by `flowhls opt`).
+    std::ostream &summary = a.dump_graph || !a.dump_after.empty() ? std::cerr : std::cout;
+    summary << "flowhls: " << named.label << " compiled for " << a.target << "\n";
+    summary << "  kernel:   " << r.kernel_name << ", " << r.filters.size() << " filter(s):";
+    for (const std::string &f : r.filters) summary << " " << f;
+    summary << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
+    summary << "  project:  " << r.output_dir << "\n";
+    if (a.report) summary << "\n" << r.qor_report;
     if (a.csim) {
         CsimOptions co;
         co.sanitize = a.sanitize;

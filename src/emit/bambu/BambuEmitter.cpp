@@ -9,6 +9,37 @@ namespace flowhls {
 
 namespace {
 
+// What PandA-Bambu honours of the directives: `#pragma GCC unroll`, always_inline functions
+// and `#pragma HLS interface port=X mode=...` for the user's interface directives.
+class BambuHooks : public KernelHooks {
+public:
+    void loop_pragmas(const LoopDirective &d, std::vector<std::string> &, std::vector<std::string> &before) const override {
+        // GCC and Clang unroll completely when the count exceeds the trip count.
+        if (d.unroll != 0) {
+            before.push_back("#pragma GCC unroll " + std::to_string(d.unroll == kUnrollComplete ? 65534 : d.unroll));
+        }
+    }
+    std::string function_prefix(const Filter &f) const override {
+        return f.inline_function ? "static inline __attribute__((always_inline)) " : "static ";
+    }
+    std::string top_pragmas(const FilterGraph &g) const override {
+        std::ostringstream k;
+        for (const std::string &a : g.args) {
+            const Buffer &b = g.buffer(a);
+            if (b.interface.inferred) continue;
+            switch (b.interface.mode) {
+            case InterfaceMode::MAxi:
+                k << "#pragma HLS interface port=" << b.name << " mode=m_axi offset=direct"
+                  << (b.interface.bundle.empty() ? "" : " bundle=" + b.interface.bundle) << "\n";
+                break;
+            case InterfaceMode::Axis: k << "#pragma HLS interface port=" << b.name << " mode=axis\n"; break;
+            case InterfaceMode::Bram: break;  // an array argument is a memory port by default
+            }
+        }
+        return k.str();
+    }
+};
+
 std::string script(const FilterGraph &g, const ProjectSettings &s) {
     std::ostringstream os;
     os << "#!/bin/sh\n"
@@ -52,8 +83,7 @@ std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const Projec
     style.dialect.floats = FloatLiteralForm::Hex;
     style.source_file = kernel_source_file(HlsTarget::Bambu);
     style.tool = "PandA-Bambu";
-    style.vitis_pragmas = false;
-    style.bambu_pragmas = true;
+    style.hooks = std::make_shared<BambuHooks>();
     std::vector<EmittedFile> files = emit_kernel(graph, style);
     files.push_back({"run_bambu.sh", script(graph, settings), true});
     return files;

@@ -1,8 +1,8 @@
-// Testbench and project files of a generated HLS project (tb, Makefile, README, report).
+// Testbench and project files of a generated HLS project (tb, Makefile, README).
 #pragma once
 
 #include "emit/EmittedFile.h"
-#include "flowhls/Compiler.h"
+#include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
 #include <string>
@@ -29,8 +29,8 @@ std::string data_file(const Buffer &arg);
 std::string kernel_source_file(HlsTarget target);
 
 /// Contract: prints the C-simulation testbench (plain C99 that also compiles as C++), the
-/// Makefile (g++ or gcc -std=c99; plain and sanitizer builds), README.md and report.txt for
-/// the prepared graph. Read-only.
+/// Makefile (g++ or gcc -std=c99; plain and sanitizer builds) and README.md for the prepared
+/// graph (report.txt: emit/ProjectReport). Read-only.
 std::vector<EmittedFile> emit_project_files(const FilterGraph &graph, const ProjectSettings &settings);
 
 }  // namespace flowhls

@@ -1,8 +1,8 @@
 // Intake of Halide programs: validation, binding of static shapes and lowering for HLS.
 #pragma once
 
-#include "flowhls/Compiler.h"
 #include "flowhls/HalideProgram.h"
+#include "flowhls/Target.h"
 
 #include <Halide.h>
 
@@ -21,8 +21,6 @@ struct KernelArg {
     bool is_output = false;
     /// Contents of a constant input (weights); undefined for other arguments.
     Halide::Buffer<> constant;
-    /// A constant input placed in on-chip ROM (not a port of the top function).
-    bool rom = false;
 };
 
 /// The lowered, cleaned-up body of a program and its arguments.
