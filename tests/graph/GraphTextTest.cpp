@@ -155,7 +155,10 @@ TEST(GraphText, EveryExampleScheduleAndTargetRoundTripsAfterEveryPass) {
                 checked++;
             }
         }
-        check_program(build_example(e.name, "random:3"), HlsTarget::Vitis, e.name + "/random:3");
+        // No random schedules of the Stream-HLS examples yet (see DifferentialTest's example_names).
+        if (e.name.rfind("shls_", 0) != 0) {
+            check_program(build_example(e.name, "random:3"), HlsTarget::Vitis, e.name + "/random:3");
+        }
     }
     EXPECT_GT(checked, 30);
 }
