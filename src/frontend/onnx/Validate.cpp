@@ -151,12 +151,57 @@ private:
         for (const std::string &name : initializers) scope[name] = "an initializer";
         for (const onnx::ValueInfoProto &v : g.value_info()) value_shape(v, "value");
         nodes(g.node(), scope, depth, where);
+        convolution_ranks(g);
         std::set<std::string> outputs;
         for (const onnx::ValueInfoProto &v : g.output()) {
             if (v.name().empty()) fail("an output of " + where + " has no name");
             if (!outputs.insert(v.name()).second) fail("output '" + v.name() + "' of " + where + " is listed twice");
             if (!scope.count(v.name())) fail("output '" + v.name() + "' of " + where + " is not produced by any node");
             value_shape(v, "output");
+        }
+    }
+
+    // Convolutions whose data and weight ranks are declared (graph inputs, initializers, value
+    // infos): equal ranks of at least 3, window attributes one value per spatial axis (pads two).
+    // libonnx's ConvTranspose shape inference reads past the kernel shape otherwise (SIGSEGV).
+    void convolution_ranks(const onnx::GraphProto &g) {
+        std::map<std::string, int> rank;
+        auto declare = [&](const onnx::ValueInfoProto &v) {
+            if (v.type().has_tensor_type() && v.type().tensor_type().has_shape()) {
+                rank[v.name()] = v.type().tensor_type().shape().dim_size();
+            }
+        };
+        for (const onnx::ValueInfoProto &v : g.input()) declare(v);
+        for (const onnx::ValueInfoProto &v : g.value_info()) declare(v);
+        for (const onnx::TensorProto &t : g.initializer()) rank[t.name()] = t.dims_size();
+        static const std::map<std::string, int> kWeightInput = {
+            {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
+        for (int i = 0; i < g.node_size(); i++) {
+            const onnx::NodeProto &n = g.node(i);
+            auto op = kWeightInput.find(n.op_type());
+            if (!default_domain(n.domain()) || op == kWeightInput.end() || n.input_size() <= op->second) continue;
+            std::string label = "node '" + node_label(n, i) + "' (" + n.op_type() + ")";
+            auto x = rank.find(n.input(0)), w = rank.find(n.input(op->second));
+            if (x != rank.end() && x->second < 3) {
+                fail(label + ": input '" + n.input(0) + "' has rank " + std::to_string(x->second) +
+                     "; a convolution's input is N x C x spatial axes (rank 3 or more)");
+            }
+            if (x != rank.end() && w != rank.end() && x->second != w->second) {
+                fail(label + ": input '" + n.input(0) + "' has rank " + std::to_string(x->second) + " but weights '" +
+                     n.input(op->second) + "' have rank " + std::to_string(w->second) + "; they must be equal");
+            }
+            int spatial = x != rank.end() ? x->second - 2 : w != rank.end() ? w->second - 2 : -1;
+            if (spatial < 1) continue;
+            for (const onnx::AttributeProto &a : n.attribute()) {
+                const std::string &name = a.name();
+                int want = name == "pads" ? 2 * spatial : spatial;
+                bool per_axis = name == "pads" || name == "strides" || name == "dilations" || name == "kernel_shape" ||
+                                name == "output_padding";
+                if (per_axis && a.ints_size() != want) {
+                    fail(label + ": attribute '" + name + "' has " + std::to_string(a.ints_size()) + " value(s); " +
+                         std::to_string(want) + " for " + std::to_string(spatial) + " spatial axes");
+                }
+            }
         }
     }
 
