@@ -4,20 +4,23 @@
 # fuzzes each for a bounded time from a seed corpus (the bundled model, ONNX backend test
 # cases, the regression corpus). Exits non-zero if any input crashes a target.
 #
-#   fuzz/run.sh [--time SECONDS] [--build-dir DIR] [--jobs N] [--only NAME]
+#   fuzz/run.sh [--time SECONDS] [--seed N] [--build-dir DIR] [--jobs N] [--only NAME]
 #
-# --time: seconds per fuzzer (default 60); --build-dir: default build-fuzz; --only: one of
+# --time: seconds per fuzzer (default 60); --seed: libFuzzer's random seed (default 1, so a CI
+# run mutates the same way each time; 0 draws a fresh one); --build-dir: default build-fuzz; --only: one of
 # OnnxImport, TestData, Directives. New interesting inputs are kept in BUILD/corpus/NAME, crash
 # reproducers in BUILD/artifacts/ (run `BUILD/NAMEFuzzer FILE` to replay one).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 TIME=60
+SEED=1
 BUILD=$SRC/build-fuzz
 JOBS=$(nproc 2>/dev/null || echo 2)
 ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) TIME=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
     --build-dir) BUILD=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
@@ -92,7 +95,7 @@ for name in OnnxImport TestData Directives; do
   fi
   mkdir -p "$BUILD/corpus/$name"
   fuzz_start=$(date +%s)
-  if ! "$bin" -max_total_time="$TIME" -rss_limit_mb=4096 -timeout=120 -print_final_stats=1 \
+  if ! "$bin" -max_total_time="$TIME" -seed="$SEED" -rss_limit_mb=4096 -timeout=120 -print_final_stats=1 \
       -artifact_prefix="$BUILD/artifacts/$name-" "$BUILD/corpus/$name" "$SEEDS/$name" > "$BUILD/$name.log" 2>&1; then
     echo "fuzz: $name: CRASH (reproducer in $BUILD/artifacts/):"; tail -60 "$BUILD/$name.log"; status=1
   else
