@@ -25,7 +25,8 @@ const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_con
                                "qdq_add",  "qdq_add_relu_broadcast",    "qdq_add_ties",
                                "qlinear_add_contrib", "qdq_concat_same_scale", "qdq_concat_requantized",
                                "qdq_avgpool_same_scale", "qdq_avgpool_include_pad", "qdq_avgpool_border_counts",
-                               "qdq_avgpool_2x2", "qdq_global_avgpool"};
+                               "qdq_avgpool_2x2", "qdq_global_avgpool", "qlinear_matmul_constant_b",
+                               "qlinear_matmul_two_inputs"};
 
 // The models of qdq_models.py, generated once into a directory that lives as long as the tests.
 const std::string &model_dir() {

@@ -265,6 +265,27 @@ def avgpool_model(out_dir, name, seed, dtype, same_scale, global_pool=False, sca
     save_by_reference(m, out_dir, name, [("x", x)], "y", dtype)
 
 
+def qlinear_matmul_model(out_dir, name, seed, constant_b):
+    """QLinearMatMul with constant per-tensor scales and zero points (batched a [2, 3, 16]
+    uint8, b [16, 5] int8, a constant or a second input); expected: rhe(acc * sa * sb / sy) + zy
+    in float64."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    a = random_q(rng, np.uint8, (2, 3, 16))
+    b = random_q(rng, np.int8, (16, 5))
+    sa, sb, sy = m.scale(), m.scale(1e-3, 1e-2), m.scale(0.01, 0.05)
+    za, zb, zy = np.uint8(rng.integers(100, 160)), np.int8(rng.integers(-5, 5)), np.uint8(rng.integers(0, 80))
+    params = [m.init(n, np.array(v)) for n, v in [("sa", sa), ("za", za), ("sb", sb), ("zb", zb), ("sy", sy),
+                                                  ("zy", zy)]]
+    b_name = m.init("b", b) if constant_b else "b"
+    m.nodes.append(helper.make_node("QLinearMatMul", ["a"] + params[:2] + [b_name] + params[2:], ["y"], name="y"))
+    acc = (a.astype(np.int64) - int(za)) @ (b.astype(np.int64) - int(zb))
+    y = quantize(acc.astype(np.float64) * np.float64(sa) * np.float64(sb), sy, float(zy), np.uint8)
+    feeds = [("a", a)] + ([] if constant_b else [("b", b)])
+    m.save(out_dir, name, [helper.make_tensor_value_info(n, ONNX_TYPES[v.dtype.type], v.shape) for n, v in feeds],
+           [helper.make_tensor_value_info("y", TensorProto.UINT8, y.shape)], feeds, [("y", y)])
+
+
 def main():
     out = sys.argv[1]
     conv_model(out, "qdq_conv", 1, 3, 8, 3, [1, 1, 1, 1], [1, 1], False, False, np.uint8)
@@ -288,6 +309,8 @@ def main():
                   pads=[1, 0, 0, 2])
     avgpool_model(out, "qdq_avgpool_2x2", 17, np.uint8, True, kernel_shape=[2, 2], strides=[2, 2])
     avgpool_model(out, "qdq_global_avgpool", 18, np.int8, False, global_pool=True)
+    qlinear_matmul_model(out, "qlinear_matmul_constant_b", 20, True)
+    qlinear_matmul_model(out, "qlinear_matmul_two_inputs", 21, False)
     # sx / sy = 1.5 over 9 positions: window sums of 3 (mod 6) land on ties that no integer
     # multiplier rounds to even, so this one keeps the float path.
     avgpool_model(out, "qdq_avgpool_tie_float", 19, np.uint8, False, scales=(3 / 128, 1 / 64), kernel_shape=[3, 3])
