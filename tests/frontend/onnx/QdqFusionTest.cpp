@@ -28,17 +28,8 @@ const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_con
                                "qdq_avgpool_2x2", "qdq_global_avgpool", "qlinear_matmul_constant_b",
                                "qlinear_matmul_two_inputs"};
 
-// The models of qdq_models.py, generated once into a directory that lives as long as the tests.
-const std::string &model_dir() {
-    static test::TempDir dir;
-    static bool made = [] {
-        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) +
-                          "/tests/frontend/onnx/qdq_models.py " + dir.path() + " > " + dir.path() + "/log.txt 2>&1";
-        return std::system(cmd.c_str()) == 0;
-    }();
-    static const std::string empty;
-    return made ? dir.path() : empty;
-}
+// The models of qdq_models.py, generated once for the test run.
+const std::string &model_dir() { return test::python_models("tests/frontend/onnx/qdq_models.py"); }
 
 onnx::ModelProto read_model(const std::string &path) {
     std::ifstream in(path, std::ios::binary);

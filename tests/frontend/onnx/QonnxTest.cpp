@@ -12,17 +12,8 @@
 namespace flowhls {
 namespace {
 
-// The models of qonnx_models.py, generated once into a directory that lives as long as the tests.
-const std::string &model_dir() {
-    static test::TempDir dir;
-    static bool made = [] {
-        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) +
-                          "/tests/frontend/onnx/qonnx_models.py " + dir.path() + " > " + dir.path() + "/log.txt 2>&1";
-        return std::system(cmd.c_str()) == 0;
-    }();
-    static const std::string empty;
-    return made ? dir.path() : empty;
-}
+// The models of qonnx_models.py, generated once for the test run.
+const std::string &model_dir() { return test::python_models("tests/frontend/onnx/qonnx_models.py"); }
 
 class QonnxModels : public ::testing::TestWithParam<const char *> {};
 
