@@ -127,7 +127,6 @@ AverageWindow average_window(NodeContext &ctx, const Tensor &x, bool global) {
         w.sum.compute_root();
         w.count = Expr(static_cast<int>(count));
         w.counts = {count};
-        w.kernel_size = count;
         return w;
     }
     WindowLoop loop = window_loop(ctx, x, false);
@@ -143,7 +142,6 @@ AverageWindow average_window(NodeContext &ctx, const Tensor &x, bool global) {
     // The count depends on the spatial position only: a closed form per axis.
     w.count = Halide::Internal::make_one(Halide::Int(32));
     w.counts = {1};
-    w.kernel_size = 1;
     std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
     for (size_t i = 0; i < kernel.size(); i++) {
         int64_t d = x.shape[2 + i];
@@ -159,7 +157,6 @@ AverageWindow average_window(NodeContext &ctx, const Tensor &x, bool global) {
             for (int64_t p : w.counts) products.insert(p * c);
         }
         w.counts.assign(products.begin(), products.end());
-        w.kernel_size *= kernel[i];
     }
     return w;
 }

@@ -19,8 +19,6 @@ struct AverageWindow {
     Halide::Expr count;
     /// Every value `count` takes, ascending.
     std::vector<int64_t> counts;
-    /// The product of the kernel's extents.
-    int64_t kernel_size = 1;
     std::vector<int64_t> out_shape;
 };
 

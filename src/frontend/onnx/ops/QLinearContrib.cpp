@@ -1,6 +1,7 @@
 // Converters of ONNX Runtime's quantized com.microsoft ops QLinearConcat, QLinearAveragePool and
 // QLinearGlobalAveragePool (also what fuse_qdq makes of QDQ Concat and average pools).
 #include <algorithm>
+#include <cmath>
 
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
@@ -136,11 +137,12 @@ void convert_qlinear_average_pool(NodeContext &ctx, bool global) {
     QuantRange out = quant_range(out_type, static_cast<int64_t>(zy));
     Tensor x = centered(ctx, xq, 2, 1, "x");
     Func y = ctx.func("requant");
-    if (constant) {
-        AverageWindow w = average_window(ctx, x, global);
+    // The int32 sum holds at most 2^31 / 256 positions.
+    AverageWindow w = average_window(ctx, x, global);
+    if (constant && w.counts.back() < (int64_t(1) << 23)) {
         Expr sum = w.sum(halide_args(w.v));
         CountRequant cr;
-        if (static_cast<float>(sx) == static_cast<float>(sy)) {
+        if (static_cast<float>(sx) == static_cast<float>(sy) && sx > 0 && std::isfinite(sx)) {
             Expr q = divide_half_even(sum, w.count) + Expr(out.zero_point);
             define(y, w.v, Halide::cast(storage_type(out_type), Halide::clamp(q, Expr(out.qmin), Expr(out.qmax))));
             ctx.set_output(0, y, w.out_shape, out_type);
@@ -169,7 +171,7 @@ void convert_qlinear_average_pool(NodeContext &ctx, bool global) {
     std::vector<Var> v = make_vars(x.rank());
     xf.func = ctx.func("dequant");
     define(xf.func, v, Halide::cast<float>(x.at(as_exprs(v))) * per_axis(ctx, 1, xq, 0, {}));
-    AverageWindow w = average_window(ctx, xf, global);
+    w = average_window(ctx, xf, global);
     Expr avg = w.sum(halide_args(w.v)) / Halide::cast<float>(w.count);
     define(y, w.v, quantize_value(avg, per_axis(ctx, 3, xq, 0, {}), zero_point_at(ctx, 4, xq, 0, {}), out_type));
     ctx.set_output(0, y, w.out_shape, out_type);

@@ -22,11 +22,11 @@ int64_t bit_width(const NodeContext &ctx, int input, const std::string &what, in
     if (!t.is_constant()) ctx.unsupported(what + " '" + t.name + "' is computed at run time (only constants)");
     if (t.size() != 1) ctx.unsupported(what + " '" + t.name + "' holds " + std::to_string(t.size()) + " values (only one)");
     double b = ctx.constant_doubles(input)[0];
-    if (!(b == std::floor(b))) ctx.invalid(what + " " + std::to_string(b) + " is not an integer");
+    if (!std::isfinite(b) || b != std::floor(b)) ctx.invalid(what + " " + std::to_string(b) + " is not an integer");
     if (b == 1 && lo == 2) ctx.unsupported(what + " 1 (binary / bipolar quantization: QONNX's BipolarQuant)");
     if (b < static_cast<double>(lo) || b > static_cast<double>(hi)) {
-        ctx.unsupported(what + " " + std::to_string(static_cast<int64_t>(b)) + " (only " + std::to_string(lo) +
-                        " to " + std::to_string(hi) + ")");
+        std::string text = std::abs(b) < 1e15 ? std::to_string(static_cast<int64_t>(b)) : std::to_string(b);
+        ctx.unsupported(what + " " + text + " (only " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
     }
     return static_cast<int64_t>(b);
 }
