@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -77,6 +78,19 @@ std::string read_file(const std::string &path) {
     std::ostringstream os;
     os << in.rdbuf();
     return os.str();
+}
+
+const std::string &python_models(const std::string &script) {
+    static std::map<std::string, std::pair<TempDir, std::string>> made;
+    auto it = made.find(script);
+    if (it == made.end()) {
+        it = made.emplace(std::piecewise_construct, std::forward_as_tuple(script), std::forward_as_tuple()).first;
+        const std::string &dir = it->second.first.path();
+        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) + "/" + script + " " + dir + " > " +
+                          dir + "/log.txt 2>&1";
+        if (std::system(cmd.c_str()) == 0) it->second.second = dir;
+    }
+    return it->second.second;
 }
 
 std::string check_golden(const std::string &name, const std::string &actual) {

@@ -28,6 +28,11 @@ std::string check_golden(const std::string &name, const std::string &actual);
 /// Reads a whole file ("" if it does not exist).
 std::string read_file(const std::string &path);
 
+/// The directory into which `/usr/bin/python3 SCRIPT DIR` (SCRIPT relative to the source
+/// tree) wrote its models, made once per script for the whole test run and removed at exit;
+/// "" when the script failed (no numpy / onnx).
+const std::string &python_models(const std::string &script);
+
 /// Runs `command` with /bin/sh; returns its exit status and fills `output` with stdout and stderr.
 int run_shell(const std::string &command, std::string *output);
 

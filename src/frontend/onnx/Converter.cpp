@@ -6,6 +6,7 @@
 #include "frontend/onnx/TensorData.h"
 
 #include <cstring>
+#include <set>
 #include <sstream>
 
 namespace flowhls::onnx_import {
@@ -136,6 +137,27 @@ void NodeContext::unsupported(const std::string &reason) const { throw Unsupport
 
 void NodeContext::invalid(const std::string &reason) const { throw InvalidNode(reason); }
 
+namespace {
+
+// The ops read from domains other than ONNX's default one, by domain.
+const std::map<std::string, std::set<std::string>> &foreign_ops() {
+    static const std::map<std::string, std::set<std::string>> ops = {
+        {"com.microsoft", {"QLinearAdd", "QLinearConcat", "QLinearAveragePool", "QLinearGlobalAveragePool"}},
+        {"qonnx.custom_op.general", {"Quant", "Trunc"}},
+        {"finn.custom_op.general", {"Quant", "Trunc"}},
+    };
+    return ops;
+}
+
+}  // namespace
+
+bool supported_foreign_op(const std::string &domain, const std::string &op_type) {
+    auto it = foreign_ops().find(domain);
+    return it != foreign_ops().end() && it->second.count(op_type);
+}
+
+bool supported_foreign_domain(const std::string &domain) { return foreign_ops().count(domain) != 0; }
+
 const ConverterTable &converter_table() {
     static const ConverterTable table = [] {
         ConverterTable t;
@@ -147,6 +169,8 @@ const ConverterTable &converter_table() {
         add_reduction_converters(t);
         add_shape_converters(t);
         add_quantize_converters(t);
+        add_qlinear_contrib_converters(t);
+        add_qonnx_converters(t);
         return t;
     }();
     return table;

@@ -152,6 +152,13 @@ using ConverterTable = std::map<std::string, OpConverter>;
 /// The table of every converter family.
 const ConverterTable &converter_table();
 
+/// Whether a node of a domain other than ONNX's default one has a converter: ONNX Runtime's
+/// com.microsoft QLinearAdd, QLinearConcat, QLinearAveragePool, QLinearGlobalAveragePool and
+/// QONNX's Quant and Trunc (domains qonnx.custom_op.general and finn.custom_op.general).
+bool supported_foreign_op(const std::string &domain, const std::string &op_type);
+/// Whether some op of `domain` (not the default one) has a converter.
+bool supported_foreign_domain(const std::string &domain);
+
 // Families (one file each under ops/); each adds its ops to the table.
 void add_elementwise_converters(ConverterTable &table);
 void add_linear_converters(ConverterTable &table);
@@ -161,5 +168,7 @@ void add_normalization_converters(ConverterTable &table);
 void add_reduction_converters(ConverterTable &table);
 void add_shape_converters(ConverterTable &table);
 void add_quantize_converters(ConverterTable &table);
+void add_qlinear_contrib_converters(ConverterTable &table);
+void add_qonnx_converters(ConverterTable &table);
 
 }  // namespace flowhls::onnx_import

@@ -1,4 +1,5 @@
-// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, Max, MaxPool).
+// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, QLinearAdd,
+// QLinearConcat, QLinearAveragePool, Max, MaxPool).
 #include "frontend/onnx/FuseQdq.h"
 
 #include <map>
@@ -58,7 +59,8 @@ public:
             if (q.op_type() != "QuantizeLinear" || !q.domain().empty()) continue;
             index_graph();
             std::vector<NodeProto> replacement;
-            if (fuse_linear(q, &replacement) || fuse_add(q, &replacement) || fuse_same_scale(q, &replacement)) {
+            if (fuse_linear(q, &replacement) || fuse_add(q, &replacement) || fuse_concat(q, &replacement) ||
+                fuse_average_pool(q, &replacement) || fuse_same_scale(q, &replacement)) {
                 replace(i, replacement);
                 fused++;
             }
@@ -362,6 +364,63 @@ private:
         n.set_domain("com.microsoft");
         out->push_back(n);
         if (relu) out->push_back(make_node("Max", {sum, inputs[7]}, result, base + "_relu"));
+        import_contrib_domain();
+        return true;
+    }
+
+    // QuantizeLinear(Concat(DequantizeLinear(a), ...)) with constant per-tensor scales and zero
+    // points into QLinearConcat (com.microsoft), whose converter keeps operands with the output's
+    // parameters as they are and requantizes the others in integers where proven exact.
+    bool fuse_concat(const NodeProto &q, std::vector<NodeProto> *out) {
+        Known sy, zy;
+        if (!quantize_params(q, &sy, &zy)) return false;
+        const NodeProto *concat = producer(q.input(0), "Concat");
+        if (!concat || uses_.at(q.input(0)) != 1 || concat->input_size() < 1) return false;
+        std::string base = concat->name().empty() ? q.output(0) : concat->name();
+        std::vector<Dequant> operands(static_cast<size_t>(concat->input_size()));
+        for (int k = 0; k < concat->input_size(); k++) {
+            Dequant &d = operands[static_cast<size_t>(k)];
+            if (!dequant(concat->input(k), &d) || !is_8bit(d.q_type) || d.scale.values.size() != 1) return false;
+        }
+        std::vector<std::string> inputs = {add_param(base + "_y_scale", sy), add_param(base + "_y_zero_point", zy)};
+        for (size_t k = 0; k < operands.size(); k++) {
+            std::string tag = base + "_x" + std::to_string(k);
+            inputs.push_back(operands[k].q);
+            inputs.push_back(add_param(tag + "_scale", operands[k].scale));
+            inputs.push_back(add_param(tag + "_zero_point", operands[k].zero));
+        }
+        NodeProto n = make_node("QLinearConcat", inputs, q.output(0), base + "_qlinear");
+        n.set_domain("com.microsoft");
+        for (const auto &a : concat->attribute()) *n.add_attribute() = a;
+        out->push_back(n);
+        import_contrib_domain();
+        return true;
+    }
+
+    // QuantizeLinear(AveragePool|GlobalAveragePool(DequantizeLinear(xq))) with constant per-tensor
+    // scales and zero points of one 8-bit type into QLinearAveragePool / QLinearGlobalAveragePool
+    // (com.microsoft), whose converter sums in int32 and divides exactly in integers where proven.
+    bool fuse_average_pool(const NodeProto &q, std::vector<NodeProto> *out) {
+        Known sy, zy;
+        if (!quantize_params(q, &sy, &zy)) return false;
+        auto p = producer_.find(q.input(0));
+        if (p == producer_.end() || uses_.at(q.input(0)) != 1) return false;
+        const NodeProto &pool = g_.node(p->second);
+        bool global = pool.op_type() == "GlobalAveragePool";
+        if ((!global && pool.op_type() != "AveragePool") || !pool.domain().empty() || pool.input_size() != 1) return false;
+        Dequant x;
+        if (!dequant(pool.input(0), &x) || !is_8bit(x.q_type) || x.scale.values.size() != 1 || x.q_type != zy.elem_type) {
+            return false;
+        }
+        std::string base = pool.name().empty() ? q.output(0) : pool.name();
+        std::vector<std::string> inputs = {x.q, add_param(base + "_x_scale", x.scale),
+                                           add_param(base + "_x_zero_point", x.zero), add_param(base + "_y_scale", sy),
+                                           add_param(base + "_y_zero_point", zy)};
+        NodeProto n = make_node(global ? "QLinearGlobalAveragePool" : "QLinearAveragePool", inputs, q.output(0),
+                                base + "_qlinear");
+        n.set_domain("com.microsoft");
+        for (const auto &a : pool.attribute()) *n.add_attribute() = a;
+        out->push_back(n);
         import_contrib_domain();
         return true;
     }

@@ -1,4 +1,5 @@
-// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, QLinearAdd, Max, MaxPool).
+// fuse_qdq: QDQ patterns of a quantized model rewritten as integer ops (QLinearConv, QLinearAdd,
+// QLinearConcat, QLinearAveragePool, Max, MaxPool).
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -18,7 +19,11 @@ namespace flowhls::onnx_import {
 /// and zero point on both sides into the op on xq (Relu: Max(xq, zero_point)); and
 ///   QuantizeLinear([Relu](Add(DequantizeLinear(aq), DequantizeLinear(bq)))) with constant
 /// per-tensor scales and zero points into com.microsoft QLinearAdd (+ Max for the Relu), which
-/// requantizes in integers where integer_add_requantization proves it exact. Identity Casts between a
+/// requantizes in integers where integer_add_requantization proves it exact; and
+///   QuantizeLinear(Concat(DequantizeLinear(a), ...)) into com.microsoft QLinearConcat and
+///   QuantizeLinear(AveragePool|GlobalAveragePool(DequantizeLinear(xq))) (one 8-bit type) into
+/// com.microsoft QLinearAveragePool / QLinearGlobalAveragePool, with constant per-tensor scales
+/// and zero points, whose converters compute in integers where proven exact. Identity Casts between a
 /// QuantizeLinear and the DequantizeLinear reading it are looked through. Nodes left without
 /// readers are removed. `path` names the model in messages. Returns the number of patterns
 /// rewritten; other nodes keep their float semantics.

@@ -64,6 +64,64 @@ std::string node_label(const onnx::NodeProto &n, int index) {
     return n.name().empty() ? n.op_type() + " #" + std::to_string(index) : n.name();
 }
 
+bool default_domain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
+
+namespace {
+
+// ONNX's version converter knows the default domain only (it fails on any other node): the
+// nodes of other domains are taken out for the conversion (their outputs become graph
+// inputs and their inputs graph outputs meanwhile) and put back, each before the first node
+// that reads one of its outputs. Their semantics do not depend on the default opset.
+onnx::ModelProto convert_default_domain(const onnx::ModelProto &model, int target) {
+    onnx::ModelProto stripped = model;
+    onnx::GraphProto &g = *stripped.mutable_graph();
+    std::vector<onnx::NodeProto> foreign;
+    g.clear_node();
+    int inputs = g.input_size(), outputs = g.output_size();
+    for (const onnx::NodeProto &n : model.graph().node()) {
+        if (default_domain(n.domain())) {
+            *g.add_node() = n;
+            continue;
+        }
+        foreign.push_back(n);
+        for (const std::string &o : n.output()) {
+            if (!o.empty()) g.add_input()->set_name(o);
+        }
+        for (const std::string &in : n.input()) {
+            if (!in.empty()) g.add_output()->set_name(in);
+        }
+    }
+    if (foreign.empty()) return onnx::version_conversion::ConvertVersion(stripped, target);
+    onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(stripped, target);
+    onnx::GraphProto &c = *converted.mutable_graph();
+    onnx::GraphProto nodes = c;
+    c.clear_node();
+    while (c.mutable_input()->size() > inputs) c.mutable_input()->RemoveLast();
+    while (c.mutable_output()->size() > outputs) c.mutable_output()->RemoveLast();
+    std::set<std::string> defined;
+    for (const onnx::ValueInfoProto &v : c.input()) defined.insert(v.name());
+    for (const onnx::TensorProto &t : c.initializer()) defined.insert(t.name());
+    size_t next = 0;  // foreign nodes go back in their order, each once its inputs are defined
+    auto place = [&](const onnx::NodeProto &n) {
+        *c.add_node() = n;
+        for (const std::string &o : n.output()) defined.insert(o);
+    };
+    auto ready = [&](const onnx::NodeProto &n) {
+        for (const std::string &in : n.input()) {
+            if (!in.empty() && !defined.count(in)) return false;
+        }
+        return true;
+    };
+    for (const onnx::NodeProto &n : nodes.node()) {
+        while (next < foreign.size() && ready(foreign[next])) place(foreign[next++]);
+        place(n);
+    }
+    while (next < foreign.size()) place(foreign[next++]);
+    return converted;
+}
+
+}  // namespace
+
 int check_and_convert(onnx::ModelProto &model, const std::string &path) {
     QuietLibonnx quiet;
     try {
@@ -82,7 +140,7 @@ int check_and_convert(onnx::ModelProto &model, const std::string &path) {
         try {
             // Some adapters (broadcasting before opset 7) need the input shapes.
             onnx::shape_inference::InferShapes(model);
-            model = onnx::version_conversion::ConvertVersion(model, kOnnxTargetOpset);
+            model = convert_default_domain(model, kOnnxTargetOpset);
         } catch (const std::exception &e) {
             throw Error("'" + path + "': cannot convert opset " + std::to_string(opset) + " to " +
                         std::to_string(kOnnxTargetOpset) + ": " + one_line(e.what()));
@@ -237,10 +295,9 @@ void check_support(const onnx::ModelProto &model, const std::map<std::string, Va
     for (int i = 0; i < g.node_size(); i++) {
         const onnx::NodeProto &n = g.node(i);
         UnsupportedNode u{node_label(n, i), n.op_type(), opset, ""};
-        // ONNX Runtime's QLinearAdd (com.microsoft) is the one op read from another domain.
-        bool contrib = n.domain() == "com.microsoft" && n.op_type() == "QLinearAdd";
-        if (!n.domain().empty() && n.domain() != "ai.onnx" && !contrib) {
-            u.reason = "domain '" + n.domain() + "' is not supported";
+        if (!default_domain(n.domain()) && !supported_foreign_op(n.domain(), n.op_type())) {
+            u.reason = supported_foreign_domain(n.domain()) ? "no converter for this op of domain '" + n.domain() + "'"
+                                                             : "domain '" + n.domain() + "' is not supported";
             u.opset = 0;
             for (const onnx::OperatorSetIdProto &o : model.opset_import()) {
                 if (o.domain() == n.domain()) u.opset = static_cast<int>(o.version());

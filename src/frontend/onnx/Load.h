@@ -23,6 +23,9 @@ onnx::ModelProto read_model(const std::string &path);
 /// does not parse, has no graph or is malformed.
 onnx::ModelProto parse_model(const std::string &bytes, const std::string &path);
 
+/// Whether `domain` names ONNX's default domain ("" or "ai.onnx").
+bool default_domain(const std::string &domain);
+
 /// The model's default-domain opset (0 when it imports none).
 int default_opset(const onnx::ModelProto &model);
 

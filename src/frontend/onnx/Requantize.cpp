@@ -45,7 +45,9 @@ struct Factor {
     int exponent = 0;
 };
 
-bool exact_factor(float sa, float sb, float sc, Factor *f, std::string *why) {
+// m = sa * sb / (sc * divisor) exactly; false (with the reason) when it leaves the range that
+// exact_round and multiplier_for evaluate in 128 bits.
+bool exact_factor(float sa, float sb, float sc, int64_t divisor, Factor *f, std::string *why) {
     for (float s : {sa, sb, sc}) {
         if (!(s > 0.0f) || !std::isfinite(s)) {
             *why = "a scale is not a positive finite number";
@@ -54,9 +56,15 @@ bool exact_factor(float sa, float sb, float sc, Factor *f, std::string *why) {
     }
     Dyadic a = dyadic(sa), b = dyadic(sb), c = dyadic(sc);
     f->numerator = a.mantissa * b.mantissa;  // < 2^48
-    f->denominator = c.mantissa;             // < 2^24
+    if (divisor < 1 || divisor > (int64_t(1) << 20)) {
+        *why = "the divisor " + std::to_string(divisor) + " is outside [1, 2^20]";
+        return false;
+    }
+    f->denominator = c.mantissa * divisor;   // < 2^44
     f->exponent = a.exponent + b.exponent - c.exponent;
-    if (f->exponent < -90 || f->exponent > 40) {
+    int den_bits = 0;
+    while ((f->denominator >> den_bits) != 0) den_bits++;
+    if (f->exponent < den_bits - 114 || f->exponent > 40) {  // den << -exponent < 2^114
         *why = "the scale ratio is outside the range checked exactly";
         return false;
     }
@@ -94,22 +102,22 @@ int64_t apply_requant(int64_t acc, const IntegerRequant &r) {
     return static_cast<int64_t>(rhe_div(static_cast<i128>(acc) * r.multiplier, static_cast<i128>(1) << r.shift));
 }
 
-int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok) {
+int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok, int64_t divisor) {
     Factor f;
     std::string why;
-    *ok = exact_factor(sa, sb, sc, &f, &why) && std::llabs(acc) < (int64_t(1) << 31);
+    *ok = exact_factor(sa, sb, sc, divisor, &f, &why) && std::llabs(acc) < (int64_t(1) << 31);
     return *ok ? exact_round(acc, f) : 0;
 }
 
 bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi, const QuantRange &out,
-                            IntegerRequant *result, std::string *why_not, int fixed_shift) {
+                            IntegerRequant *result, std::string *why_not, int fixed_shift, int64_t divisor) {
     const int64_t limit = int64_t(1) << 31;
     if (lo > hi || lo <= -limit || hi >= limit) {
         *why_not = "the accumulator range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] does not fit int32";
         return false;
     }
     Factor f;
-    if (!exact_factor(sa, sb, sc, &f, why_not)) return false;
+    if (!exact_factor(sa, sb, sc, divisor, &f, why_not)) return false;
     long double m = std::ldexp(static_cast<long double>(f.numerator) / f.denominator, f.exponent);
     // n such that M = rhe(m * 2^n) lies in [2^30, 2^31).
     int n = 30 - static_cast<int>(std::floor(std::log2(m)));

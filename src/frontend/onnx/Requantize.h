@@ -19,7 +19,8 @@ struct QuantRange {
     int64_t qmin = 0, qmax = 255;
 };
 
-/// Contract: for the real factor m = sa * sb / sc of three positive finite floats (exactly,
+/// Contract: for the real factor m = sa * sb / (sc * divisor) of three positive finite floats
+/// and an integer divisor in [1, 2^20] (an average's count; exactly,
 /// as a rational number, not rounded), every integer accumulator in [lo, hi] (|lo|, |hi| <
 /// 2^31) and the output range `out`, finds M in [2^30, 2^31) and n such that
 ///     clamp(rhe(acc * M / 2^n) + zp, qmin, qmax) == clamp(rhe(acc * m) + zp, qmin, qmax)
@@ -31,7 +32,8 @@ struct QuantRange {
 /// accumulator on a tie the shift rounds the other way, scales out of range) when no such M,
 /// n is proven; the caller then keeps the floating-point requantization.
 bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi, const QuantRange &out,
-                            IntegerRequant *result, std::string *why_not, int fixed_shift = 0);
+                            IntegerRequant *result, std::string *why_not, int fixed_shift = 0,
+                            int64_t divisor = 1);
 
 /// The sum of two requantized 8-bit tensors: y = clamp(rhe(((a - za) * Ma + (b - zb) * Mb) / 2^n) + zy).
 struct IntegerAdd {
@@ -54,7 +56,7 @@ bool integer_add_requantization(float sa, int64_t za, const QuantRange &ra, floa
 /// rhe(acc * M / 2^n), the integer the generated code computes (exact, for tests).
 int64_t apply_requant(int64_t acc, const IntegerRequant &r);
 
-/// rhe(acc * sa * sb / sc) computed exactly (for tests); `ok` false when it does not fit.
-int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok);
+/// rhe(acc * sa * sb / (sc * divisor)) computed exactly (for tests); `ok` false when it does not fit.
+int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok, int64_t divisor = 1);
 
 }  // namespace flowhls::onnx_import

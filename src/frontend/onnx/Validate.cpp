@@ -39,8 +39,6 @@ const std::set<std::string> kWindowOps = {"Conv",        "ConvTranspose", "ConvI
 const std::set<std::string> kConstantValues = {"value",       "value_float",   "value_floats", "value_int",
                                                "value_ints",  "value_string",  "value_strings", "sparse_value"};
 
-bool default_domain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
-
 // A function's key: domain and name.
 using FunctionKey = std::pair<std::string, std::string>;
 

@@ -23,19 +23,13 @@ namespace fs = std::filesystem;
 const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_conv_int8_out", "qdq_conv_depthwise",
                                "qdq_gemm", "qdq_gemm_not_transposed",   "qdq_pipeline",
                                "qdq_add",  "qdq_add_relu_broadcast",    "qdq_add_ties",
-                               "qlinear_add_contrib"};
+                               "qlinear_add_contrib", "qdq_concat_same_scale", "qdq_concat_requantized",
+                               "qdq_avgpool_same_scale", "qdq_avgpool_include_pad", "qdq_avgpool_border_counts",
+                               "qdq_avgpool_2x2", "qdq_global_avgpool", "qlinear_matmul_constant_b",
+                               "qlinear_matmul_two_inputs"};
 
-// The models of qdq_models.py, generated once into a directory that lives as long as the tests.
-const std::string &model_dir() {
-    static test::TempDir dir;
-    static bool made = [] {
-        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) +
-                          "/tests/frontend/onnx/qdq_models.py " + dir.path() + " > " + dir.path() + "/log.txt 2>&1";
-        return std::system(cmd.c_str()) == 0;
-    }();
-    static const std::string empty;
-    return made ? dir.path() : empty;
-}
+// The models of qdq_models.py, generated once for the test run.
+const std::string &model_dir() { return test::python_models("tests/frontend/onnx/qdq_models.py"); }
 
 onnx::ModelProto read_model(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
@@ -100,6 +94,29 @@ TEST(QdqFusion, BiasWithAnotherScaleIsNotFused) {
         t.set_raw_data(&scale, sizeof scale);
     }
     EXPECT_EQ(onnx_import::fuse_qdq(other, path), 0);
+}
+
+// An average whose factor sx / (sy * count) is 1/6 has reachable ties no integer multiplier
+// rounds like the real value: QLinearAveragePool keeps the float path (within one step of the
+// float64 reference, which rounds those ties to even).
+TEST(QdqFusion, UnprovenAverageKeepsTheFloatPath) {
+    if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    std::string path = model_dir() + "/qdq_avgpool_tie_float/model.onnx";
+    onnx::ModelProto m = read_model(path);
+    EXPECT_EQ(onnx_import::fuse_qdq(m, path), 1);
+    ASSERT_EQ(m.graph().node_size(), 1);
+    EXPECT_EQ(m.graph().node(0).op_type(), "QLinearAveragePool");
+    HalideProgram program = import_onnx(path, OnnxImportOptions());
+    test::TempDir out;
+    CompileOptions o;
+    o.output_dir = out / "p";
+    CompileResult r = compile(program, o);
+    EXPECT_NE(test::read_file(r.output_dir + "/kernel.cpp").find("nearbyintf"), std::string::npos);
+    CsimOptions co;
+    co.atol = 1.0;
+    co.rtol = 0.0;
+    CsimResult c = run_csim(r.output_dir, co);
+    EXPECT_TRUE(c.passed) << c.verdict << "\n" << c.log;
 }
 
 // Without fusion the model keeps the float QDQ path (which agrees on this small model too).

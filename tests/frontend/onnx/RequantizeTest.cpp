@@ -75,6 +75,37 @@ TEST(Requantize, ReachableTiesOfAnInexactFactorAreRefused) {
     EXPECT_TRUE(integer_requantization(1.0f, 1.0f, 3.0f, -100, 100, {0, -128, 127}, &r, &why)) << why;
 }
 
+// An average's count as an integer divisor: m = sa * sb / (sc * count), every sum of `count`
+// zero-point-relative uint8 values checked against the exact value.
+TEST(Requantize, DivisorOfAnAverageIsExact) {
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<float> scale(1e-3f, 5e-2f);
+    for (int64_t count : {1, 4, 6, 9, 49, 3136}) {
+        float sa = scale(rng), sc = scale(rng);
+        QuantRange out{7, 0, 255};
+        int64_t lo = count * -128, hi = count * 127;
+        IntegerRequant r;
+        std::string why;
+        ASSERT_TRUE(integer_requantization(sa, 1.0f, sc, lo, hi, out, &r, &why, 0, count)) << why;
+        for (int64_t acc = lo; acc <= hi; acc++) {
+            bool ok = false;
+            int64_t exact = exact_requant(acc, sa, 1.0f, sc, &ok, count);
+            ASSERT_TRUE(ok);
+            ASSERT_EQ(clamp_out(apply_requant(acc, r), out), clamp_out(exact, out)) << "count " << count << " acc " << acc;
+        }
+    }
+    bool ok = false;
+    EXPECT_EQ(exact_requant(18, 1.0f, 1.0f, 1.0f, &ok, 12), 2);  // 1.5 -> 2
+    EXPECT_EQ(exact_requant(30, 1.0f, 1.0f, 1.0f, &ok, 12), 2);  // 2.5 -> 2
+    // sa / sc = 1.5 over 9 positions is 1/6: a sum of 3 lies on a tie no multiplier rounds to even.
+    IntegerRequant r;
+    std::string why;
+    EXPECT_FALSE(integer_requantization(3.0f / 128, 1.0f, 1.0f / 64, -9 * 128, 9 * 127, {0, -128, 127}, &r, &why, 0, 9));
+    EXPECT_NE(why.find("tie"), std::string::npos) << why;
+    EXPECT_FALSE(integer_requantization(1.0f, 1.0f, 1.0f, -10, 10, {}, &r, &why, 0, 0));
+    EXPECT_FALSE(integer_requantization(1.0f, 1.0f, 1.0f, -10, 10, {}, &r, &why, 0, (int64_t(1) << 20) + 1));
+}
+
 TEST(Requantize, BadScalesAndRangesAreRefused) {
     IntegerRequant r;
     std::string why;

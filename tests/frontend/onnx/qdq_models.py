@@ -208,6 +208,84 @@ def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=
            (("", 17), ("com.microsoft", 1)) if contrib else (("", 13),))
 
 
+ONNX_TYPES = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8}
+
+
+def random_q(rng, dtype, shape):
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, int(info.max) + 1, size=shape).astype(dtype)
+
+
+def zero_point(rng, dtype):
+    return dtype(rng.integers(100, 160) if dtype == np.uint8 else rng.integers(-20, 20))
+
+
+def save_by_reference(m, out_dir, name, feeds, out_name, out_type):
+    """Saves the model with the expected output of qdq_reference's float64 evaluation."""
+    inputs = [helper.make_tensor_value_info(n, ONNX_TYPES[a.dtype.type], a.shape) for n, a in feeds]
+    graph = helper.make_graph(m.nodes, name, inputs, [helper.make_tensor_value_info(out_name, ONNX_TYPES[out_type],
+                                                                                    None)], m.inits)
+    env = qdq_reference.run(helper.make_model(graph), dict(feeds))
+    y = env[out_name]
+    m.save(out_dir, name, inputs, [helper.make_tensor_value_info(out_name, ONNX_TYPES[out_type], y.shape)], feeds,
+           [(out_name, y)])
+
+
+def concat_model(out_dir, name, seed, types, same_scale, out_type):
+    """QuantizeLinear(Concat(DequantizeLinear(x0), DequantizeLinear(x1), ...), axis 1): with
+    `same_scale` every operand has the output's scale and zero point (a pure integer concat),
+    else each its own random ones (requantized)."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    sy, zy = m.scale(), zero_point(rng, out_type)
+    feeds, parts = [], []
+    for k, t in enumerate(types):
+        x = random_q(rng, t, (1, 2 + k, 4, 5))
+        s, z = (sy, zy) if same_scale else (m.scale(), zero_point(rng, t))
+        feeds.append((f"x{k}", x))
+        parts.append(m.dq(f"x{k}", s, z, f"x{k}_dq"))
+    m.q(m.node("Concat", parts, "concat", axis=1), sy, zy, "y")
+    save_by_reference(m, out_dir, name, feeds, "y", out_type)
+
+
+def avgpool_model(out_dir, name, seed, dtype, same_scale, global_pool=False, scales=None, **attrs):
+    """QuantizeLinear(AveragePool|GlobalAveragePool(DequantizeLinear(x))): with `same_scale` the
+    output has the input's scale (an exact integer division by the count), else its own (or
+    the given `scales`)."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    x = random_q(rng, dtype, (1, 3, 7, 7))
+    sx, zx = m.scale(), zero_point(rng, dtype)
+    sy, zy = (sx if same_scale else m.scale()), zero_point(rng, dtype)
+    if scales:
+        sx, sy = f32(scales[0]), f32(scales[1])
+    xf = m.dq("x", sx, zx, "x_dq")
+    pooled = m.node("GlobalAveragePool", [xf], "pool") if global_pool else m.node("AveragePool", [xf], "pool", **attrs)
+    m.q(pooled, sy, zy, "y")
+    save_by_reference(m, out_dir, name, [("x", x)], "y", dtype)
+
+
+def qlinear_matmul_model(out_dir, name, seed, constant_b):
+    """QLinearMatMul with constant per-tensor scales and zero points (batched a [2, 3, 16]
+    uint8, b [16, 5] int8, a constant or a second input); expected: rhe(acc * sa * sb / sy) + zy
+    in float64."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    a = random_q(rng, np.uint8, (2, 3, 16))
+    b = random_q(rng, np.int8, (16, 5))
+    sa, sb, sy = m.scale(), m.scale(1e-3, 1e-2), m.scale(0.01, 0.05)
+    za, zb, zy = np.uint8(rng.integers(100, 160)), np.int8(rng.integers(-5, 5)), np.uint8(rng.integers(0, 80))
+    params = [m.init(n, np.array(v)) for n, v in [("sa", sa), ("za", za), ("sb", sb), ("zb", zb), ("sy", sy),
+                                                  ("zy", zy)]]
+    b_name = m.init("b", b) if constant_b else "b"
+    m.nodes.append(helper.make_node("QLinearMatMul", ["a"] + params[:2] + [b_name] + params[2:], ["y"], name="y"))
+    acc = (a.astype(np.int64) - int(za)) @ (b.astype(np.int64) - int(zb))
+    y = quantize(acc.astype(np.float64) * np.float64(sa) * np.float64(sb), sy, float(zy), np.uint8)
+    feeds = [("a", a)] + ([] if constant_b else [("b", b)])
+    m.save(out_dir, name, [helper.make_tensor_value_info(n, ONNX_TYPES[v.dtype.type], v.shape) for n, v in feeds],
+           [helper.make_tensor_value_info("y", TensorProto.UINT8, y.shape)], feeds, [("y", y)])
+
+
 def main():
     out = sys.argv[1]
     conv_model(out, "qdq_conv", 1, 3, 8, 3, [1, 1, 1, 1], [1, 1], False, False, np.uint8)
@@ -221,6 +299,21 @@ def main():
     add_model(out, "qdq_add_relu_broadcast", 9, np.int8, (1, 4, 1, 1), True, np.int8)
     add_model(out, "qdq_add_ties", 10, np.uint8, (1, 4, 5, 5), False, np.uint8, dyadic=True)
     add_model(out, "qlinear_add_contrib", 11, np.uint8, (1, 4, 5, 5), False, np.uint8, contrib=True)
+    concat_model(out, "qdq_concat_same_scale", 12, [np.uint8, np.uint8, np.uint8], True, np.uint8)
+    concat_model(out, "qdq_concat_requantized", 13, [np.uint8, np.int8, np.uint8], False, np.uint8)
+    avgpool_model(out, "qdq_avgpool_same_scale", 14, np.uint8, True, kernel_shape=[3, 3], strides=[2, 2],
+                  pads=[1, 1, 1, 1])
+    avgpool_model(out, "qdq_avgpool_include_pad", 15, np.uint8, False, kernel_shape=[3, 3], strides=[2, 2],
+                  pads=[1, 1, 1, 1], count_include_pad=1)
+    avgpool_model(out, "qdq_avgpool_border_counts", 16, np.int8, False, kernel_shape=[2, 3], strides=[1, 2],
+                  pads=[1, 0, 0, 2])
+    avgpool_model(out, "qdq_avgpool_2x2", 17, np.uint8, True, kernel_shape=[2, 2], strides=[2, 2])
+    avgpool_model(out, "qdq_global_avgpool", 18, np.int8, False, global_pool=True)
+    qlinear_matmul_model(out, "qlinear_matmul_constant_b", 20, True)
+    qlinear_matmul_model(out, "qlinear_matmul_two_inputs", 21, False)
+    # sx / sy = 1.5 over 9 positions: window sums of 3 (mod 6) land on ties that no integer
+    # multiplier rounds to even, so this one keeps the float path.
+    avgpool_model(out, "qdq_avgpool_tie_float", 19, np.uint8, False, scales=(3 / 128, 1 / 64), kernel_shape=[3, 3])
 
 
 if __name__ == "__main__":

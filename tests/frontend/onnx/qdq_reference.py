@@ -8,8 +8,8 @@ half to even), and writes the outputs as a test data set for flowhls.
 The QuantizeLinear of a float32 graph input divides in float32 as ONNX specifies, and a float
 graph output is the float32 DequantizeLinear of its integers, so a correct integer design
 matches bit for bit. Ops: Constant, ConstantOfShape, Cast, QuantizeLinear, DequantizeLinear,
-Conv (2-D, groups), Gemm, MatMul, Add, Relu, MaxPool (2-D), GlobalAveragePool, Flatten,
-Reshape, ArgMax.
+Conv (2-D, groups), Gemm, MatMul, Add, Relu, MaxPool (2-D), AveragePool (2-D, pads,
+count_include_pad, ceil_mode), GlobalAveragePool, Concat, Flatten, Reshape, ArgMax.
 """
 import os
 import sys
@@ -41,6 +41,33 @@ def conv(x, w, b, a):
             for j in range(ow):
                 y[:, o, i, j] = np.sum(x[:, g * cg:(g + 1) * cg, i * sh:i * sh + kh, j * sw:j * sw + kw] * w[o], axis=(1, 2, 3))
     return y + (0 if b is None else b.reshape(1, -1, 1, 1))
+
+
+def average_pool(x, a):
+    """2-D AveragePool in float64: the window sum of the values inside the input over the number
+    of positions inside the input (or inside the padded input with count_include_pad)."""
+    n, c, h, w = x.shape
+    kh, kw = a["kernel_shape"]
+    sh, sw = a.get("strides", [1, 1])
+    p = a.get("pads", [0, 0, 0, 0])
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        sys.exit("qdq_reference.py: AveragePool auto_pad is not supported")
+    include = a.get("count_include_pad", 0)
+    rnd = np.ceil if a.get("ceil_mode", 0) else np.floor
+    oh = int(rnd((h + p[0] + p[2] - kh) / sh)) + 1
+    ow = int(rnd((w + p[1] + p[3] - kw) / sw)) + 1
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            r0, c0 = i * sh - p[0], j * sw - p[1]
+            r1, c1 = r0 + kh, c0 + kw
+            window = x[:, :, max(r0, 0):min(r1, h), max(c0, 0):min(c1, w)]
+            if include:
+                count = (min(r1, h + p[2]) - max(r0, -p[0])) * (min(c1, w + p[3]) - max(c0, -p[1]))
+            else:
+                count = (min(r1, h) - max(r0, 0)) * (min(c1, w) - max(c0, 0))
+            y[:, :, i, j] = window.sum(axis=(2, 3)) / count
+    return y
 
 
 def per_axis(v, x, axis):
@@ -97,6 +124,10 @@ def run(model, feeds):
             out = i[0] @ i[1]
         elif op == "Add":
             out = i[0] + i[1]
+        elif op == "AveragePool":
+            out = average_pool(i[0], a)
+        elif op == "Concat":
+            out = np.concatenate(i, axis=a["axis"])
         elif op == "GlobalAveragePool":
             out = i[0].mean(axis=(2, 3), keepdims=True)
         elif op == "Relu":

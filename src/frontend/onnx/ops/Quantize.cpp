@@ -7,10 +7,9 @@
 #include "frontend/onnx/Requantize.h"
 #include "frontend/onnx/TensorData.h"
 #include "frontend/onnx/ops/Linear.h"
+#include "frontend/onnx/ops/QuantSupport.h"
 
 namespace flowhls::onnx_import {
-
-namespace {
 
 using Halide::Expr;
 using Halide::Func;
@@ -74,6 +73,46 @@ Expr quantize_value(Expr real, Expr scale, Expr zero_point, int elem_type) {
     q = Halide::clamp(q, static_cast<float>(r.qmin), static_cast<float>(r.qmax));
     return Halide::cast(storage_type(elem_type), q);
 }
+
+bool single_constant(const NodeContext &ctx, int input, double *value) {
+    if (!ctx.has_input(input)) {
+        *value = 0;
+        return true;
+    }
+    const Tensor &t = ctx.input(input);
+    if (!t.is_constant() || t.size() != 1) return false;
+    *value = ctx.constant_doubles(input)[0];
+    return true;
+}
+
+Expr requantize_integer(Expr acc, Expr multiplier, int shift, const QuantRange &out, int out_type) {
+    Expr prod = Halide::cast<int64_t>(acc) * Halide::cast<int64_t>(multiplier);
+    Expr half = Expr((int64_t(1) << (shift - 1)) - 1);
+    Expr q = (prod + half + ((prod >> shift) & Expr(int64_t(1)))) >> shift;
+    q = Halide::clamp(q + Expr(out.zero_point), Expr(out.qmin), Expr(out.qmax));
+    return Halide::cast(storage_type(out_type), q);
+}
+
+CheckFn check_types(std::vector<int> quantized, std::vector<int> floats, std::vector<int> int32s) {
+    return [=](const onnx::NodeProto &, const std::vector<int> &types) -> std::string {
+        auto type = [&](int i) { return i < static_cast<int>(types.size()) ? types[i] : 0; };
+        for (int i : quantized) {
+            if (type(i) && !is_quantized_type(type(i)))
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int8 and uint8)";
+        }
+        for (int i : floats) {
+            if (type(i) && type(i) != TensorProto::FLOAT)
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only float)";
+        }
+        for (int i : int32s) {
+            if (type(i) && type(i) != TensorProto::INT32)
+                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int32)";
+        }
+        return "";
+    };
+}
+
+namespace {
 
 // The axis of per-axis scales (checked when a scale holds more than one value).
 int axis_attr(const NodeContext &ctx) {
@@ -197,18 +236,6 @@ void convert_matmul_integer(NodeContext &ctx) {
     ctx.set_output(0, acc.func, acc.shape, TensorProto::INT32);
 }
 
-// The value of a single-element input (scale or zero point) known at compile time.
-bool single_constant(const NodeContext &ctx, int input, double *value) {
-    if (!ctx.has_input(input)) {
-        *value = 0;
-        return true;
-    }
-    const Tensor &t = ctx.input(input);
-    if (!t.is_constant() || t.size() != 1) return false;
-    *value = ctx.constant_doubles(input)[0];
-    return true;
-}
-
 // Integer requantization of QLinearConv's accumulator per output channel, when every scale,
 // zero point, the weights and the bias are constants and integer_requantization proves the
 // integer multiply and shift equal to the real-number result for each channel's reachable
@@ -279,15 +306,6 @@ bool conv_integer_requant(const NodeContext &ctx, int64_t maps, ChannelRequant *
     return true;
 }
 
-// clamp(rhe(acc * M / 2^n) + zp): the product in int64, one shift rounding half to even.
-Expr requantize_integer(Expr acc, Expr multiplier, int shift, const QuantRange &out, int out_type) {
-    Expr prod = Halide::cast<int64_t>(acc) * Halide::cast<int64_t>(multiplier);
-    Expr half = Expr((int64_t(1) << (shift - 1)) - 1);
-    Expr q = (prod + half + ((prod >> shift) & Expr(int64_t(1)))) >> shift;
-    q = Halide::clamp(q + Expr(out.zero_point), Expr(out.qmin), Expr(out.qmax));
-    return Halide::cast(storage_type(out_type), q);
-}
-
 // QLinearConv: the int32 sum of (x - zx) * (w - zw[m]) + B[m], requantized to y_scale /
 // y_zero_point by the integer multiply and shift when proven exact, else in float as
 // rhe(float(acc) * (x_scale * w_scale[m] / y_scale)).
@@ -324,8 +342,44 @@ void convert_qlinear_conv(NodeContext &ctx) {
     ctx.set_output(0, y, acc.shape, out_type);
 }
 
-// QLinearMatMul: the int32 product of (a - za) and (b - zb), requantized in float as
-// rhe(float(acc) * (a_scale * b_scale / y_scale)) + y_zero_point.
+// The accumulators QLinearMatMul can produce with per-tensor constant zero points za, zb:
+// with constant `b`, per column the sum over k of the extreme products of (b - zb) with the
+// range of (a - za); else K times the extreme products of the two operand ranges.
+void matmul_accumulator_range(const NodeContext &ctx, const QuantRange &ra, const QuantRange &rb, int64_t *lo,
+                              int64_t *hi) {
+    int64_t alo = ra.qmin - ra.zero_point, ahi = ra.qmax - ra.zero_point;
+    const Tensor &b = ctx.input(3);
+    int64_t k = b.rank() >= 2 ? b.shape[b.rank() - 2] : b.shape.at(0);
+    if (!b.is_constant()) {
+        int64_t blo = rb.qmin - rb.zero_point, bhi = rb.qmax - rb.zero_point;
+        std::vector<int64_t> corners = {alo * blo, alo * bhi, ahi * blo, ahi * bhi};
+        *lo = k * *std::min_element(corners.begin(), corners.end());
+        *hi = k * *std::max_element(corners.begin(), corners.end());
+        return;
+    }
+    std::vector<double> bv = ctx.constant_doubles(3);
+    int64_t n = b.rank() >= 2 ? b.shape.back() : 1, batches = b.size() / std::max<int64_t>(k * n, 1);
+    *lo = 0;
+    *hi = 0;
+    for (int64_t batch = 0; batch < batches; batch++) {
+        for (int64_t col = 0; col < n; col++) {
+            int64_t l = 0, h = 0;
+            for (int64_t r = 0; r < k; r++) {
+                int64_t w = static_cast<int64_t>(bv[static_cast<size_t>((batch * k + r) * n + col)]) - rb.zero_point;
+                l += std::min(w * alo, w * ahi);
+                h += std::max(w * alo, w * ahi);
+            }
+            *lo = std::min(*lo, l);
+            *hi = std::max(*hi, h);
+        }
+    }
+}
+
+// QLinearMatMul: the int32 product of (a - za) and (b - zb), requantized to y_scale /
+// y_zero_point by the integer multiply and shift when every scale and zero point is a
+// per-tensor constant and integer_requantization proves it exact for every accumulator the
+// operands allow; else in float as rhe(float(acc) * (a_scale * b_scale / y_scale)) + y_zero_point
+// (ONNX Runtime's order of operations).
 void convert_qlinear_matmul(NodeContext &ctx) {
     Tensor a = centered_operand(ctx, ctx.input(0), 2, true, "a");
     Tensor b = centered_operand(ctx, ctx.input(3), 5, false, "b");
@@ -337,10 +391,28 @@ void convert_qlinear_matmul(NodeContext &ctx) {
     int out_type = ctx.input(7).elem_type;
     std::vector<Var> v = make_vars(static_cast<int>(acc.shape.size()));
     std::vector<Expr> index = as_exprs(v);
-    auto single = [&](int input) { return per_axis(ctx, input, ctx.input(0), 0, index); };
-    Expr real = Halide::cast<float>(acc.func(halide_args(v))) * ((single(1) * single(4)) / single(6));
+    Expr sum = acc.func(halide_args(v));
     Func y = ctx.func("requant");
-    define(y, v, quantize_value(real, Expr(), Halide::cast<int32_t>(single(7)), out_type));
+    double sa = 0, za = 0, sb = 0, zb = 0, sy = 0, zy = 0;
+    bool constant = single_constant(ctx, 1, &sa) && single_constant(ctx, 2, &za) && single_constant(ctx, 4, &sb) &&
+                    single_constant(ctx, 5, &zb) && single_constant(ctx, 6, &sy) && single_constant(ctx, 7, &zy);
+    QuantRange out = quant_range(out_type, static_cast<int64_t>(zy));
+    IntegerRequant r;
+    std::string why;
+    if (constant) {
+        int64_t lo = 0, hi = 0;
+        matmul_accumulator_range(ctx, quant_range(ctx.input(0).elem_type, static_cast<int64_t>(za)),
+                                 quant_range(ctx.input(3).elem_type, static_cast<int64_t>(zb)), &lo, &hi);
+        constant = integer_requantization(static_cast<float>(sa), static_cast<float>(sb), static_cast<float>(sy), lo,
+                                          hi, out, &r, &why);
+    }
+    if (constant) {
+        define(y, v, requantize_integer(sum, Expr(r.multiplier), r.shift, out, out_type));
+    } else {
+        auto single = [&](int input) { return per_axis(ctx, input, ctx.input(0), 0, index); };
+        Expr real = Halide::cast<float>(sum) * ((single(1) * single(4)) / single(6));
+        define(y, v, quantize_value(real, Expr(), Halide::cast<int32_t>(single(7)), out_type));
+    }
     ctx.set_output(0, y, acc.shape, out_type);
 }
 
@@ -381,26 +453,6 @@ void convert_qlinear_add(NodeContext &ctx) {
         define(y, v, quantize_value(real, single(6), zero_point_at(ctx, 7, a, 0, {Expr(0)}), out_type));
     }
     ctx.set_output(0, y, shape, out_type);
-}
-
-// Type checks: which inputs must be 8-bit quantized, float, or int32.
-CheckFn check_types(std::vector<int> quantized, std::vector<int> floats, std::vector<int> int32s = {}) {
-    return [=](const onnx::NodeProto &, const std::vector<int> &types) -> std::string {
-        auto type = [&](int i) { return i < static_cast<int>(types.size()) ? types[i] : 0; };
-        for (int i : quantized) {
-            if (type(i) && !is_quantized_type(type(i)))
-                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int8 and uint8)";
-        }
-        for (int i : floats) {
-            if (type(i) && type(i) != TensorProto::FLOAT)
-                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only float)";
-        }
-        for (int i : int32s) {
-            if (type(i) && type(i) != TensorProto::INT32)
-                return "input " + std::to_string(i) + " of type " + elem_type_name(type(i)) + " (only int32)";
-        }
-        return "";
-    };
 }
 
 std::string check_dequantize(const onnx::NodeProto &node, const std::vector<int> &types) {

@@ -52,6 +52,30 @@ std::vector<int> sorted_axes(const NodeContext &ctx, std::vector<int64_t> axes, 
     return out;
 }
 
+void define_concat(NodeContext &ctx, const std::vector<Tensor> &parts, int axis, int elem_type) {
+    const Tensor &first = parts.at(0);
+    std::vector<int64_t> shape = first.shape;
+    shape[axis] = 0;
+    std::vector<int64_t> offsets;
+    for (const Tensor &t : parts) {
+        if (t.rank() != first.rank()) ctx.unsupported("inputs of different ranks");
+        offsets.push_back(shape[axis]);
+        shape[axis] += t.shape[axis];
+    }
+    std::vector<Var> v = make_vars(first.rank());
+    Expr value;
+    for (int i = static_cast<int>(parts.size()) - 1; i >= 0; i--) {
+        std::vector<Expr> idx = as_exprs(v);
+        const Tensor &t = parts[i];
+        idx[axis] = Halide::clamp(v[axis] - static_cast<int>(offsets[i]), 0, static_cast<int>(t.shape[axis]) - 1);
+        Expr here = t.at(idx);
+        value = value.defined() ? Halide::select(v[axis] < static_cast<int>(offsets[i + 1]), here, value) : here;
+    }
+    Func f = ctx.func();
+    define(f, v, value);
+    ctx.set_output(0, f, shape, elem_type);
+}
+
 namespace {
 
 void convert_reshape(NodeContext &ctx) {
@@ -145,29 +169,9 @@ void convert_transpose(NodeContext &ctx) {
 }
 
 void convert_concat(NodeContext &ctx) {
-    const Tensor &first = ctx.input(0);
-    int axis = normalize_axis(ctx.attr_int("axis", 0), first.rank());
-    std::vector<int64_t> shape = first.shape;
-    shape[axis] = 0;
-    std::vector<int64_t> offsets;
-    for (int i = 0; i < ctx.num_inputs(); i++) {
-        const Tensor &t = ctx.input(i);
-        if (t.rank() != first.rank()) ctx.unsupported("inputs of different ranks");
-        offsets.push_back(shape[axis]);
-        shape[axis] += t.shape[axis];
-    }
-    std::vector<Var> v = make_vars(first.rank());
-    Expr value;
-    for (int i = ctx.num_inputs() - 1; i >= 0; i--) {
-        std::vector<Expr> idx = as_exprs(v);
-        const Tensor &t = ctx.input(i);
-        idx[axis] = Halide::clamp(v[axis] - static_cast<int>(offsets[i]), 0, static_cast<int>(t.shape[axis]) - 1);
-        Expr here = t.at(idx);
-        value = value.defined() ? Halide::select(v[axis] < static_cast<int>(offsets[i + 1]), here, value) : here;
-    }
-    Func f = ctx.func();
-    define(f, v, value);
-    ctx.set_output(0, f, shape, first.elem_type);
+    std::vector<Tensor> parts;
+    for (int i = 0; i < ctx.num_inputs(); i++) parts.push_back(ctx.input(i));
+    define_concat(ctx, parts, normalize_axis(ctx.attr_int("axis", 0), parts.at(0).rank()), parts[0].elem_type);
 }
 
 void convert_constant(NodeContext &ctx) {

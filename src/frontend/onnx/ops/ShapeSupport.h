@@ -1,4 +1,4 @@
-// Helpers shared by the layout converters (Shape.cpp, Indexing.cpp).
+// Helpers shared by the layout converters (Shape.cpp, Indexing.cpp) and QLinearConcat.
 #pragma once
 
 #include "frontend/onnx/Converter.h"
@@ -12,6 +12,9 @@ namespace flowhls::onnx_import {
 Halide::Expr reshaped_at(const Tensor &x, const std::vector<Halide::Expr> &index, const std::vector<int64_t> &shape);
 /// Output 0 of `ctx` as a view of x with `shape` (inlined into consumers).
 void define_view(NodeContext &ctx, const Tensor &x, const std::vector<int64_t> &shape);
+/// Output 0 of `ctx` as the concatenation of `parts` (one rank) along `axis` (normalized),
+/// with element type `elem_type`.
+void define_concat(NodeContext &ctx, const std::vector<Tensor> &parts, int axis, int elem_type);
 /// A 1-D int64 buffer holding `values`.
 Halide::Buffer<> int64_buffer(const std::vector<int64_t> &values);
 /// Normalized, sorted axes; Unsupported if repeated.
