@@ -45,14 +45,18 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
     t.start.assign(n, 0);
     t.finish.assign(n, 0);
     bool dataflow = graph.dataflow.legal;
+    // In a dataflow region, a process's own end: its start plus its latency, the waits on
+    // its FIFOs left out (what the report takes as the end of a ping-pong producer).
+    std::vector<int64_t> own_end(n, 0);
     for (size_t i = 0; i < n; i++) {
         int64_t start = 0, fifo_end = 0;
         if (dataflow) {
             for_each_producer(graph, i, [&](const std::string &, int p, bool fifo) {
                 if (fifo) {
+                    start = std::max(start, t.start[p]);
                     fifo_end = std::max(fifo_end, t.finish[p] + filters[i].tail);
                 } else {
-                    start = std::max(start, t.finish[p]);
+                    start = std::max(start, own_end[p]);
                 }
             });
         } else {
@@ -62,7 +66,8 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
             }
         }
         t.start[i] = start;
-        t.finish[i] = std::max(start + filters[i].latency, fifo_end);
+        own_end[i] = start + filters[i].latency;
+        t.finish[i] = std::max(own_end[i], fifo_end);
         t.interval = dataflow ? std::max(t.interval, filters[i].latency) : t.interval;
     }
     for (int64_t f : t.finish) t.latency = std::max(t.latency, f);

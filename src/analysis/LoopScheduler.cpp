@@ -45,6 +45,13 @@ bool contains_loop(const Stmt &s) {
     return f.found;
 }
 
+// The operator computing `e`, seen through strict_float() (the exact-math wrapper, a wire).
+std::string producing_operator(const Expr &e) {
+    const Call *c = e.as<Call>();
+    if (c && c->is_intrinsic(Call::strict_float) && c->args.size() == 1) return producing_operator(c->args[0]);
+    return operator_of(e);
+}
+
 bool depends_on(const Expr &e, const std::string &var) { return referenced_variables(e).count(var) > 0; }
 
 // What the tool's constant folding and dead-code elimination leave of `s`: a select with a
@@ -127,12 +134,17 @@ public:
     // so a select taken only then is not part of the recurrence.
     std::map<std::string, int64_t> last_iterations;
     std::map<std::string, Expr> lets;
+    // In a pipeline whose target II exceeds one (its operators are shared across the II's
+    // cycles): an operator fed directly by another of its kind (a chain of adders) takes the
+    // core's forwarding latency, the recurrence latency, instead of its full latency.
+    bool chain_forwarding = false;
 
 private:
     const Device &device;
     const FilterContext &context;
     const QorOptions &options;
     std::map<std::string, int64_t> ready;
+    std::map<std::string, std::string> let_ops;  // let name -> operator computing its value
     int64_t seq = 0;   // when the last sequential construct finished
     int64_t done = 0;  // latest completion so far
 
@@ -308,6 +320,15 @@ int64_t Scheduler::expr_time(const Expr &e) {
         executed[op] += multiplier;
     }
     if (on_path_mode && start < 0) return -1;
+    if (chain_forwarding && !op.empty() && !on_path_mode) {
+        for (const Expr &c : kids.out) {
+            const Variable *v = c.as<Variable>();
+            auto it = v ? let_ops.find(v->name) : let_ops.end();
+            if (producing_operator(c) == op || (it != let_ops.end() && it->second == op)) {
+                return start + device.op(op).recurrence_latency;
+            }
+        }
+    }
     return start + op_latency(op);
 }
 
@@ -319,6 +340,7 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
     } else if (const LetStmt *l = s.as<LetStmt>()) {
         int64_t t = expr_time(l->value);
         ready[l->name] = t;
+        let_ops[l->name] = producing_operator(l->value);
         lets[l->name] = l->value;
         done = std::max(done, t);
         straight(l->body, loops);
@@ -391,6 +413,7 @@ int64_t Scheduler::run(const Stmt &s, std::vector<LoopEstimate> *loops) {
     seq = 0;
     done = 0;
     ready.clear();
+    let_ops.clear();
     straight(s, loops);
     return std::max(seq, done);
 }
@@ -445,6 +468,7 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
     Scheduler sched(device, context, options);
     sched.lets = lets;
     sched.multiplier = multiplier * total;
+    sched.chain_forwarding = target_ii > 1;
     // One cycle per flattened level to step the nest's counters and select the indices.
     est.depth = static_cast<int>(sched.run(body, nullptr)) + static_cast<int>(nest.loops.size()) - 1;
     for (const auto &kv : sched.operations) operations[kv.first] += kv.second;

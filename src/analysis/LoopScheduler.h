@@ -52,8 +52,9 @@ struct FilterSchedule {
 /// loop nests (from the directives in `context`, or innermost loops with `options` when there
 /// are none) flattened when perfect, their II the max of the target, the port bound per bank
 /// and the recurrence bound ceil(delay / distance), their depth the critical path of one
-/// iteration, their latency depth + II x (trip - 1) - 1 (Vitis's loop figure); other loops
-/// iterate their body. Memory timing and recurrence delays depend on each array's
+/// iteration (with a target II above one, an operator fed by another of its kind takes its
+/// recurrence latency: the shared cores forward a chain of adders), their latency depth +
+/// II x (trip - 1) - 1 (Vitis's loop figure); other loops iterate their body. Memory timing and recurrence delays depend on each array's
 /// MemoryKind; operator latencies come from `device` (docs/qor.md). Pure analysis.
 FilterSchedule schedule_filter(const Halide::Internal::Stmt &body, const FilterContext &context, const Device &device,
                                const QorOptions &options);

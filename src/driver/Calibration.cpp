@@ -131,8 +131,7 @@ std::string loop_line(const LoopCalibration &l) {
 
 // The fitted LUT/FF costs and their in-sample and held-out errors, as text (markdown: tables).
 std::string cost_fit_section(const std::vector<DesignCalibration> &designs, bool markdown) {
-    std::vector<CostSample> samples;
-    for (const DesignCalibration &d : designs) samples.push_back(d.costs);
+    std::vector<CostSample> samples = cost_fit_samples(designs);
     std::ostringstream out;
     if (samples.size() < 3) return "";  // nothing to fit on and hold out
     CostFit all = fit_costs(samples);
@@ -230,6 +229,7 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options) {
         d.schedule = r.schedule;
         d.size = r.size;
         d.note = r.note;
+        d.in_cost_fit = r.fit_costs;
         d.latency = {figure(rec, "latency"), est.latency};
         d.interval = {figure(rec, "interval"), est.interval};
         d.dsp = {figure(rec, "dsp"), est.total.dsp};
@@ -257,6 +257,14 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options) {
         out.push_back(d);
     }
     return out;
+}
+
+std::vector<CostSample> cost_fit_samples(const std::vector<DesignCalibration> &designs) {
+    std::vector<CostSample> samples;
+    for (const DesignCalibration &d : designs) {
+        if (d.in_cost_fit) samples.push_back(d.costs);
+    }
+    return samples;
 }
 
 std::vector<MetricSummary> summarize(const std::vector<DesignCalibration> &designs) {

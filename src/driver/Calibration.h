@@ -39,6 +39,8 @@ struct LoopCalibration {
 struct DesignCalibration {
     std::string design;  ///< corpus path, e.g. "polybench/vitis/default/gemm"
     std::string example, schedule, size, note;
+    /// Whether the LUT/FF cost fit uses the design (CorpusReproduction::fit_costs).
+    bool in_cost_fit = true;
     FigurePair latency, interval, dsp, bram18k, lut, ff, uram;
     /// RTL co-simulation cycles (where the corpus has them) beside the latency with FIFO stalls.
     FigurePair cosim;
@@ -69,6 +71,9 @@ std::vector<DesignCalibration> calibrate(const CalibrationOptions &options);
 /// Median and worst |error| and hit counts of latency, interval, DSP, BRAM18K, URAM, LUT and FF,
 /// then of the co-simulation cycles (metric "cosim": the designs that have them).
 std::vector<MetricSummary> summarize(const std::vector<DesignCalibration> &designs);
+
+/// The cost samples of the designs the LUT/FF costs are fitted on (in_cost_fit).
+std::vector<CostSample> cost_fit_samples(const std::vector<DesignCalibration> &designs);
 
 /// Prints the calibration table: one line per design, its loops below it, the designs not
 /// reproduced and why, then the summary lines per metric and the comparison with the

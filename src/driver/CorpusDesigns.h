@@ -15,6 +15,10 @@ struct CorpusReproduction {
     std::vector<std::string> disabled_passes;
     /// What differs from the corpus source, or why a figure stays unexplained (shown marked).
     std::string note;
+    /// Whether the design is one the LUT/FF control costs are fitted on (not when its
+    /// operators differ from the corpus source's by construction: their LUT/FF are no measure
+    /// of control logic).
+    bool fit_costs = true;
 };
 
 /// A corpus design flowhls does not reproduce, and why.

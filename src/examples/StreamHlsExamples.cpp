@@ -1,6 +1,7 @@
-// The Stream-HLS synthetic and MLP blocks of the calibration corpus as Halide examples (shls_*).
+// The Stream-HLS synthetic, MLP, transformer and CNN blocks of the calibration corpus as Halide examples (shls_*).
 #include "examples/ExampleRegistry.h"
 
+#include <cmath>
 #include <map>
 
 namespace flowhls {
@@ -31,6 +32,12 @@ public:
     ImageParam vector(const std::string &name, int n) {
         ImageParam p(f32, 1, name);
         inputs_.push_back({p, {n}});
+        return p;
+    }
+    // A kernel argument of C shape [extents.back()]...[extents.front()] (Halide order, innermost first).
+    ImageParam tensor(const std::string &name, const std::vector<int> &extents) {
+        ImageParam p(f32, static_cast<int>(extents.size()), name);
+        inputs_.push_back({p, extents});
         return p;
     }
 
@@ -67,24 +74,95 @@ public:
     }
 
     // A node writing the transpose of `w` (rows x cols) into an array (a ping-pong buffer between
-    // processes), reading `w` in its storage order.
-    Func transpose(const std::string &name, Func w) {
+    // processes), reading `w` in its storage order (or, `write_in_order`, writing the
+    // transpose in its own storage order, reading `w` by columns).
+    Func transpose(const std::string &name, Func w, bool write_in_order = false) {
         Var x("x"), y("y");
         Func t(name);
         t(y, x) = w(x, y);
-        t.compute_root().reorder(x, y);
+        t.compute_root();
+        if (!write_in_order) t.reorder(x, y);
         ping_pongs_.push_back(t);
         return t;
     }
 
-    // A node streaming the array argument `w` in its storage order.
-    Func stream_of(const std::string &name, Func w, int fifo_depth) {
+    // A node streaming the array argument `w` in its storage order (`transposed`: streaming its
+    // transpose, reading `w` by columns).
+    Func stream_of(const std::string &name, Func w, int fifo_depth, bool transposed = false) {
         Var x("x"), y("y");
         Func s(name);
-        s(x, y) = w(x, y);
+        if (transposed) {
+            s(y, x) = w(x, y);
+        } else {
+            s(x, y) = w(x, y);
+        }
         s.compute_root();
         stream(s, fifo_depth);
         return s;
+    }
+
+    // A node writing `src` (c x h x w, Halide (x, y, c)) into an array framed by one zero
+    // element on each side of x and y (a ping-pong buffer): zeros first, then the interior.
+    Func pad(const std::string &name, const std::function<Expr(Expr, Expr, Expr)> &src, int c, int h, int w) {
+        Var x("x"), y("y"), ch("c");
+        RDom r(0, w, 0, h, 0, c, name + "_r");
+        Func p(name);
+        p(x, y, ch) = 0.0f;
+        p(r.x + 1, r.y + 1, r.z) = src(r.x, r.y, r.z);
+        p.compute_root();
+        ping_pongs_.push_back(p);
+        return p;
+    }
+
+    // A 3x3 convolution of `in` (padded, Halide (x, y, c)) by `w`, accumulated in an array
+    // local to the node and streamed out: dense over `c_in` input channels (w(kx, ky, ci, co),
+    // loops co, y, x, ci, ky, kx; the result is (x, y, c)), or `depthwise` (w(kx, ky, c), loops
+    // y, x, c, ky, kx; the result is (c, x, y), channels innermost as the FIFO carries them).
+    Func conv3x3(const std::string &name, Func in, Func w, int c_in, bool depthwise, int fifo_depth) {
+        Var x("x"), y("y"), c("c");
+        Func acc(name + "_acc"), out(name);
+        acc(x, y, c) = 0.0f;
+        if (depthwise) {
+            RDom k(0, 3, 0, 3, name + "_k");
+            acc(x, y, c) += in(x + k.x, y + k.y, c) * w(k.x, k.y, c);
+            acc.update(0).reorder(k.x, k.y, c, x, y);
+            out(c, x, y) = acc(x, y, c);
+        } else {
+            RDom k(0, 3, 0, 3, 0, c_in, name + "_k");
+            acc(x, y, c) += in(x + k.x, y + k.y, k.z) * w(k.x, k.y, k.z, c);
+            out(x, y, c) = acc(x, y, c);
+        }
+        out.compute_root();
+        acc.compute_at(out, Var::outermost());
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // A 1x1 convolution of the stream `in` (Halide (ci, x, y)) by w(0, 0, ci, co): `in` copied
+    // into an array local to the node in its stream order, then loops co, y, x, ci.
+    Func pointwise(const std::string &name, Func in, Func w, int c_in, int fifo_depth) {
+        Var x("x"), y("y"), c("c");
+        RDom k(0, c_in, name + "_k");
+        Func cache(name + "_in"), acc(name + "_acc"), out(name);
+        cache(c, x, y) = in(c, x, y);
+        acc(x, y, c) = 0.0f;
+        acc(x, y, c) += cache(k, x, y) * w(0, 0, k, c);
+        out(x, y, c) = acc(x, y, c);
+        out.compute_root();
+        acc.compute_at(out, Var::outermost());
+        cache.compute_at(out, Var::outermost());
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // A node applying `f` to every element of the three-dimensional `in` (c, y, x order).
+    Func map3(const std::string &name, Func in, const std::function<Expr(Expr, Var, Var, Var)> &f, int fifo_depth) {
+        Var x("x"), y("y"), c("c");
+        Func out(name);
+        out(x, y, c) = f(in(x, y, c), x, y, c);
+        out.compute_root();
+        stream(out, fifo_depth);
+        return out;
     }
 
     // A node applying `f` to every element of `in` (rows x cols, row order).
@@ -102,7 +180,19 @@ public:
         Var j("j"), i("i");
         Func out("out");
         out(j, i) = result(j, i);
-        HalideProgram p{name_, inputs_, {{out, {cols, rows}}}};
+        return program(out, {cols, rows});
+    }
+    // The same for a c x h x w `result`, written to an output of C shape [1][c][h][w].
+    HalideProgram finish(Func result, int c, int h, int w) {
+        Var x("x"), y("y"), ch("c"), n("n");
+        Func out("out");
+        out(x, y, ch, n) = result(x, y, ch);
+        return program(out, {w, h, c, 1});
+    }
+
+private:
+    HalideProgram program(Func out, const std::vector<int> &extents) {
+        HalideProgram p{name_, inputs_, {{out, extents}}};
         for (const ProgramInput &in : p.inputs) p.directives.interface(in.param.name(), InterfaceMode::Bram);
         p.directives.interface(out, InterfaceMode::Bram);
         for (const auto &s : streams_) p.directives.stream(s.first, s.second);
@@ -110,7 +200,6 @@ public:
         return p;
     }
 
-private:
     void stream(Func f, int depth) {
         if (depth > 0) streams_.emplace_back(f, depth);
     }
@@ -218,8 +307,92 @@ HalideProgram feedforward(int opt) {
     return d.finish(o, 512, 128);
 }
 
+// Autoencoder (Stream-HLS mlps): x[32][784] through six linear layers 784-256-128-64-128-256-784
+// (weights [out][in], biases; ReLU after all but the third, a sigmoid 1 / (exp(-v) + 1) after the
+// last). opt1 streams every weight in its storage order and keeps k innermost; opt2 streams the
+// first two weights transposed (their products permuted to i, k, j), writes the others
+// transposed into arrays, and permutes the last product too.
+HalideProgram autoencoder(int opt) {
+    Design d("kernel_autoencoder");
+    const std::vector<int> widths = {784, 256, 128, 64, 128, 256, 784};
+    ImageParam x = d.matrix("x", 32, 784);
+    std::vector<ImageParam> w, b;
+    for (size_t l = 0; l + 1 < widths.size(); l++) {
+        std::string n = std::to_string(l + 1);
+        b.push_back(d.vector("b" + n, widths[l + 1]));
+        w.push_back(d.matrix("W" + n, widths[l + 1], widths[l]));
+    }
+    Func h = x;
+    for (size_t l = 0; l + 1 < widths.size(); l++) {
+        std::string n = std::to_string(l + 1);
+        int in = widths[l], out = widths[l + 1], fifo = 32 * out;
+        Func m;
+        if (opt == 1) {
+            Func ws = d.stream_of("W" + n + "_stream", w[l], in * out);
+            m = d.matmul("mm" + n, h, l > 0, ws, true, 32, out, in, true, fifo, true);
+        } else if (l < 2) {
+            Func ws = d.stream_of("W" + n + "T_stream", w[l], in * out, true);
+            m = d.matmul("mm" + n, h, l > 0, ws, true, 32, out, in, false, fifo);
+        } else {
+            Func wt = d.transpose("W" + n + "T", w[l], true);
+            m = d.matmul("mm" + n, h, true, wt, true, 32, out, in, l != 5, fifo);
+        }
+        if (l == 5) {
+            ImageParam bias_l = b[l];
+            h = d.map("y" + n, m,
+                      [bias_l](Expr v, Var j, Var) { return 1.0f / (Halide::exp(-(v + bias_l(j))) + 1.0f); }, fifo);
+        } else {
+            h = d.map("y" + n, m, bias(b[l], l != 2), fifo);
+        }
+    }
+    return d.finish(h, 32, 784);
+}
+
+// The batch-normalization scale of the CNN blocks at inference (mean 0, variance 1, eps 1e-5),
+// 1 / sqrt(1 + 1e-5) as their sources compute it (in double, rounded to float).
+float bn_scale() {
+    return static_cast<float>(1.0 / std::sqrt(static_cast<double>(1.0e-5f + 1.0f)));
+}
+
+Expr relu(Expr v) {
+    return Halide::select(v > 0.0f, v, 0.0f);
+}
+
+// ResidualBlock (Stream-HLS cnns, opt1): x[1][16][56][56] -> relu(bn(conv2(pad(relu(bn(conv1(
+// pad(x)))))) + x), 3x3 convolutions of 16 channels, each padding a ping-pong array, the other
+// nodes linked by FIFOs.
+HalideProgram residual_block(int) {
+    Design d("kernel_residual_block");
+    const int c = 16, h = 56, w = 56, fifo = c * h * w;
+    ImageParam x = d.tensor("x", {w, h, c, 1}), w1 = d.tensor("W1", {3, 3, c, c}),
+               w2 = d.tensor("W2", {3, 3, c, c});
+    float s = bn_scale();
+    Func p1 = d.pad("x_pad", [x](Expr i, Expr j, Expr k) { return x(i, j, k, 0); }, c, h, w);
+    Func c1 = d.conv3x3("conv1", p1, w1, c, false, fifo);
+    Func r1 = d.map3("bn1", c1, [s](Expr v, Var, Var, Var) { return relu(v * s); }, fifo);
+    Func p2 = d.pad("bn1_pad", [r1](Expr i, Expr j, Expr k) { return r1(i, j, k); }, c, h, w);
+    Func c2 = d.conv3x3("conv2", p2, w2, c, false, fifo);
+    Func r2 = d.map3("bn2", c2, [s, x](Expr v, Var i, Var j, Var k) { return relu(v * s + x(i, j, k, 0)); }, fifo);
+    return d.finish(r2, c, h, w);
+}
+
+// DepthwiseSeparableConvBlock (Stream-HLS cnns, opt1): x[1][8][112][112] -> relu(bn(pointwise(
+// depthwise3x3(pad(x))))), the padded input a ping-pong array, the rest linked by FIFOs.
+HalideProgram depthwise_separable_block(int) {
+    Design d("kernel_depthwise_separable_block");
+    const int c = 8, h = 112, w = 112, fifo = c * h * w;
+    ImageParam x = d.tensor("x", {w, h, c, 1}), pw = d.tensor("W_pointwise", {1, 1, c, c}),
+               dw = d.tensor("W_depthwise", {3, 3, c});
+    float s = bn_scale();
+    Func p = d.pad("x_pad", [x](Expr i, Expr j, Expr k) { return x(i, j, k, 0); }, c, h, w);
+    Func c1 = d.conv3x3("depthwise", p, dw, c, true, fifo);
+    Func c2 = d.pointwise("pointwise", c1, pw, c, fifo);
+    Func r = d.map3("bn", c2, [s](Expr v, Var, Var, Var) { return relu(v * s); }, fifo);
+    return d.finish(r, c, h, w);
+}
+
 ExampleDef block_example(const std::string &name, const std::string &description,
-                         const std::function<HalideProgram(int)> &build) {
+                         const std::function<HalideProgram(int)> &build, bool has_opt2 = true) {
     ExampleDef d;
     d.name = "shls_" + name;
     d.description = description;
@@ -230,6 +403,7 @@ ExampleDef block_example(const std::string &name, const std::string &description
         {"opt2", "Stream-HLS opt2: the products' loops permuted to i, k, j (II 1)", [](HalideProgram &) {},
          [build](const std::string &) { return build(2); }},
     };
+    if (!has_opt2) d.schedules.pop_back();
     return d;
 }
 
@@ -240,7 +414,19 @@ std::vector<ExampleDef> streamhls_examples() {
             block_example("resmlp", "Stream-HLS MLP block ResMLP: four linear layers with a residual connection",
                           resmlp),
             block_example("feedforward", "Stream-HLS transformer block FeedForward: two linear layers with ReLU",
-                          feedforward)};
+                          feedforward),
+            block_example("autoencoder", "Stream-HLS MLP block Autoencoder: six linear layers 784-256-128-64-128-256-784",
+                          autoencoder),
+            // The CNN blocks' opt2 designs stream the padded input through a line-buffer-like
+            // node with guarded loops (docs/calibration.md); only opt1 is reproduced.
+            block_example("residual_block",
+                          "Stream-HLS CNN block ResidualBlock: two 3x3 convolutions with batch norm, ReLU and a "
+                          "residual connection",
+                          residual_block, false),
+            block_example("depthwise_separable_block",
+                          "Stream-HLS CNN block DepthwiseSeparableConvBlock: depthwise 3x3 and pointwise "
+                          "convolutions with batch norm and ReLU",
+                          depthwise_separable_block, false)};
 }
 
 }  // namespace flowhls

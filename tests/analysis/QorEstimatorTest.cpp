@@ -224,6 +224,32 @@ TEST(QorDirectives, TargetIiComesFromTheDirectiveAndOtherLoopsAreSequential) {
     EXPECT_EQ(f.latency, 64 * (6 + 1) + 1);
 }
 
+// A chain of three adders: in a pipeline at II 1 each takes the full fadd latency; at a target
+// II above one (shared cores) the second and third take the forwarding (recurrence) latency.
+TEST(QorDirectives, ChainedAddersForwardWhenTheTargetIiExceedsOne) {
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {256}, BufferKind::Input},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
+    g.args = {"in", "out"};
+    bram_ports(g);
+    Expr i4 = var("i") * 4;
+    Expr sum = ((load("in", i4) + load("in", i4 + 1)) + load("in", i4 + 2)) + load("in", i4 + 3);
+    g.filters.push_back(Filter{"out", "compute_out", loop("i", 64, store("out", sum, var("i"))), {}, {}, {}, "", {}});
+    recompute_edges(g);
+    g.buffer("in").partition = cyclic(4);
+    Device d = load_device("xcu280", 300);
+    const OperatorCost &fadd = d.op("fadd");
+    ASSERT_LT(fadd.recurrence_latency, fadd.latency);
+    g.filters[0].directives["i"] = pipeline(1);
+    FilterEstimate full = estimate_filter(g, g.filters[0], d, QorOptions());
+    g.filters[0].directives["i"] = pipeline(3);
+    FilterEstimate shared = estimate_filter(g, g.filters[0], d, QorOptions());
+    ASSERT_NE(pipelined_loop(full), nullptr);
+    ASSERT_NE(pipelined_loop(shared), nullptr);
+    EXPECT_EQ(pipelined_loop(full)->depth - pipelined_loop(shared)->depth,
+              2 * (fadd.latency - fadd.recurrence_latency));
+}
+
 // j pipelined and unrolled by 4 in HLS: 8192 iterations, each writing C 8 times (4 copies of
 // the beta update and of the accumulation) and reading it 4 times (the accumulations take the
 // values the beta updates stored), B at 4 offsets and A once (the same element).

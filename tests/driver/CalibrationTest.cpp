@@ -36,8 +36,8 @@ TEST(Calibration, TargetsHoldOnEveryReproducedDesign) {
     // The LUT/FF control costs are fitted on these same designs: the held-out errors (each
     // design predicted by costs fitted without it, or without its whole family) must meet the
     // targets too, and the device table holds the fit (so the table is reproducible).
-    std::vector<CostSample> samples;
-    for (const DesignCalibration &d : results) samples.push_back(d.costs);
+    std::vector<CostSample> samples = cost_fit_samples(results);
+    ASSERT_GE(samples.size(), 25u);
     for (const HeldOutError &h : cross_validate(samples)) {
         EXPECT_LE(h.design_median, 0.35) << h.metric;
         EXPECT_LE(h.family_median, 0.35) << h.metric;
