@@ -160,7 +160,9 @@ TEST_P(PackedQdqModels, NarrowTypesAndPackedMacsAreBitExact) {
         std::string kernel = test::read_file(r.output_dir + "/kernel.cpp");
         EXPECT_NE(kernel.find("ap_int<"), std::string::npos) << GetParam();
         EXPECT_NE(kernel.find("// Accumulator "), std::string::npos) << GetParam();
-        EXPECT_EQ(kernel.find("flowhls_pack_mul(") != std::string::npos, packing) << GetParam();
+        // qdq_conv and qdq_conv_depthwise have 9x9 outputs: odd trip counts, nothing to pair.
+        bool packable = std::string(GetParam()) != "qdq_conv" && std::string(GetParam()) != "qdq_conv_depthwise";
+        EXPECT_EQ(kernel.find("flowhls_pack_mul(") != std::string::npos, packing && packable) << GetParam();
         CsimOptions co;
         co.sanitize = true;
         CsimResult c = run_csim(r.output_dir, co);
