@@ -25,6 +25,9 @@ struct CompileOptions {
     double clock_mhz = 100.0;
     /// Placement of constant inputs (weights).
     WeightPlacement weights = WeightPlacement::Auto;
+    /// Vitis: two int8 MACs of adjacent iterations sharing an operand computed with one wide
+    /// multiply (one DSP, AMD WP486), written out in the C++ (docs/quantization.md).
+    bool dsp_packing = true;
     /// Also print the filter graph after extraction to `dump_stream`.
     bool dump_graph = false;
     /// Print the graph after each pass named here to `dump_stream` ("all" for every pass).

@@ -16,6 +16,9 @@ namespace flowhls {
 struct FilterContext {
     std::map<std::string, ArrayInfo> arrays;
     const std::map<std::string, LoopDirective> *directives = nullptr;
+    /// Proven widths of integer values by name (analysis/IntegerWidths): multipliers are
+    /// costed by the widths of their operands.
+    std::map<std::string, int> value_bits;
 
     /// The pipeline target II of loop `name` (0: no pipeline directive).
     int pipeline_ii(const std::string &name) const;

@@ -51,6 +51,71 @@ std::string operator_of(const Expr &e) {
     return "";
 }
 
+namespace {
+
+int operand_bits_at(const Expr &e, const std::map<std::string, Expr> &lets, const std::map<std::string, int> *value_bits,
+                    bool *is_signed, int depth) {
+    Halide::Type t = e.type().element_of();
+    *is_signed = t.is_int();
+    if (depth > 16 || !(t.is_int() || t.is_uint())) return t.bits();
+    if (const IntImm *i = e.as<IntImm>()) {
+        int bits = 1;
+        while (bits < 64 && (i->value < -(int64_t(1) << (bits - 1)) || i->value > (int64_t(1) << (bits - 1)) - 1)) bits++;
+        return bits;
+    }
+    if (const Cast *c = e.as<Cast>()) {
+        Halide::Type from = c->value.type().element_of();
+        if ((from.is_int() || from.is_uint()) && from.bits() < t.bits()) {
+            return std::min(t.bits(), operand_bits_at(c->value, lets, value_bits, is_signed, depth + 1));
+        }
+        return t.bits();
+    }
+    if (const Variable *v = e.as<Variable>()) {
+        if (value_bits) {
+            auto proven = value_bits->find(v->name);
+            if (proven != value_bits->end()) return std::min(t.bits(), proven->second);
+        }
+        auto it = lets.find(v->name);
+        if (it == lets.end()) return t.bits();
+        return std::min(t.bits(), operand_bits_at(it->second, lets, value_bits, is_signed, depth + 1));
+    }
+    auto sum = [&](const Expr &a, const Expr &b, bool difference) {
+        bool sa = false, sb = false;
+        int ba = operand_bits_at(a, lets, value_bits, &sa, depth + 1);
+        int bb = operand_bits_at(b, lets, value_bits, &sb, depth + 1);
+        *is_signed = sa || sb || difference;
+        // A signed result of an unsigned term needs its sign bit too.
+        if (*is_signed && !sa) ba++;
+        if (*is_signed && !sb) bb++;
+        return std::min(t.bits(), std::max(ba, bb) + 1);
+    };
+    if (const Add *a = e.as<Add>()) return sum(a->a, a->b, false);
+    if (const Sub *s = e.as<Sub>()) return sum(s->a, s->b, true);
+    return t.bits();
+}
+
+}  // namespace
+
+int operand_bits(const Expr &e, const std::map<std::string, Expr> &lets, const std::map<std::string, int> *value_bits) {
+    bool is_signed = false;
+    return operand_bits_at(e, lets, value_bits, &is_signed, 0);
+}
+
+std::string operator_of(const Expr &e, const std::map<std::string, Expr> &lets,
+                        const std::map<std::string, int> *value_bits) {
+    if (const Call *c = e.as<Call>()) {
+        if (c->call_type == Call::PureExtern && c->name == "flowhls_pack_mul") return "imul8x2";
+        if (c->call_type == Call::PureExtern && c->name.rfind("flowhls_pack_", 0) == 0) return "iadd32";
+    }
+    const Mul *m = e.as<Mul>();
+    Halide::Type t = e.type().element_of();
+    if (!m || !(t.is_int() || t.is_uint()) || is_const(m->a) || is_const(m->b)) return operator_of(e);
+    int ba = operand_bits(m->a, lets, value_bits), bb = operand_bits(m->b, lets, value_bits);
+    if (ba <= 4 && bb <= 4) return "imul4";
+    int bits = std::max(ba, bb);
+    return "imul" + std::to_string(bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 32 ? 32 : 64);
+}
+
 bool is_constant_index_product(const Expr &e) {
     const Mul *m = e.as<Mul>();
     if (!m || !e.type().is_int()) return false;

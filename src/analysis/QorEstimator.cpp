@@ -2,6 +2,7 @@
 #include "analysis/QorEstimator.h"
 #include "analysis/DesignTiming.h"
 #include "analysis/HlsUnroll.h"
+#include "analysis/IntegerWidths.h"
 #include "analysis/LoopScheduler.h"
 #include "analysis/MemoryModel.h"
 #include "analysis/ResourceModel.h"
@@ -25,6 +26,7 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     FilterContext context;
     context.arrays = filter_arrays(graph, filter, device);
     if (!filter.directives.empty()) context.directives = &filter.directives;
+    for (const auto &kv : integer_widths(graph, filter)) context.value_bits[kv.first] = kv.second.bits;
     // HLS unroll directives (and loops inside pipelined loops) as body copies.
     Stmt body = context.directives ? apply_hls_unroll(filter.body, filter.directives) : filter.body;
     FilterSchedule s = schedule_filter(body, context, device, options);

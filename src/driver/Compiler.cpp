@@ -12,6 +12,7 @@
 #include "emit/bambu/BambuDevices.h"
 #include "emit/bambu/BambuEmitter.h"
 #include "emit/bambu/BambuReport.h"
+#include "emit/vitis/PackDsp.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
@@ -143,6 +144,16 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
     std::vector<std::string> interface_names;
     FilterGraph graph = compile_graph(program, options, device, &interface_names);
+    // Packing pays where the pair's 27 x 18-bit multiply is one DSP (DSP48E2 parts), not on
+    // 7-series parts (25 x 18: two DSPs, as two int8 multiplies).
+    if (options.target == HlsTarget::Vitis && options.dsp_packing &&
+        device.op("imul8x2").dsp < 2 * device.op("imul8").dsp) {
+        std::vector<PackedLoop> packed;
+        graph = pack_dsp_pairs(graph, &packed);
+        for (const PackedLoop &p : packed) {
+            log(options, "      DSP packing: filter " + p.filter + ", loop " + p.loop + " (two MACs per multiply)");
+        }
+    }
 
     log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
     ProjectSettings settings;
@@ -170,7 +181,8 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     files.push_back(
         {"report.html", html_report(graph, estimate, device, render_svg(dataflow_dot(graph, estimate), out.staging_path()))});
     for (const EmbeddedFile &f : runtime_support_files()) {
-        bool cxx_only = f.path.rfind("csim/", 0) == 0;  // the hls::stream stand-in
+        // The hls::stream and ap_int stand-ins and the DSP packing helpers (ap_int) are C++.
+        bool cxx_only = f.path.rfind("csim/", 0) == 0 || f.path == "flowhls_pack.h";
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
     }
     files.push_back({"graph.txt", print_graph(graph)});

@@ -152,12 +152,18 @@ std::string CPrinter::expr(const Expr &e) const {
         return "(" + expr(l->predicate) + " ? " + load + " : (" + c_type(t) + ")0)";
     }
     if (const Select *s = e.as<Select>()) {
-        return "(" + expr(s->condition) + " ? " + expr(s->true_value) + " : " + expr(s->false_value) + ")";
+        return "(" + expr(s->condition) + " ? " + arm(s->true_value) + " : " + arm(s->false_value) + ")";
     }
     if (const Not *n = e.as<Not>()) return "(!" + expr(n->a) + ")";
     if (const Call *c = e.as<Call>()) return call(c);
     if (e.as<Let>()) throw std::logic_error("CPrinter: Let expression left (inline-expr-lets pass not run?)");
     return binary(e);
+}
+
+std::string CPrinter::arm(const Expr &e) const {
+    std::string s = expr(e);
+    if (value_types.empty() || e.type().is_float() || e.type().lanes() != 1) return s;
+    return "((" + c_type(e.type()) + ")" + s + ")";
 }
 
 std::string CPrinter::binary(const Expr &e) const {
@@ -215,6 +221,11 @@ std::string CPrinter::call(const Call *op) const {
         if (n == "is_nan_f32" || n == "is_nan_f64") return "((bool)isnan(" + arg(0) + "))";
         if (n == "is_inf_f32" || n == "is_inf_f64") return "((bool)isinf(" + arg(0) + "))";
         if (n == "is_finite_f32" || n == "is_finite_f64") return "((bool)isfinite(" + arg(0) + "))";
+        if (n.rfind("flowhls_pack_", 0) == 0) {  // runtime/include/flowhls_pack.h (DSP packing, Vitis)
+            std::string out = n + "(";
+            for (size_t i = 0; i < op->args.size(); i++) out += (i ? ", " : "") + arg(i);
+            return out + ")";
+        }
     }
     if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
         op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped) ||
@@ -223,7 +234,7 @@ std::string CPrinter::call(const Call *op) const {
     }
     if (op->is_intrinsic(Call::return_second)) return arg(1);
     if (op->is_intrinsic(Call::if_then_else)) {
-        if (op->args.size() == 3) return "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+        if (op->args.size() == 3) return "(" + arg(0) + " ? " + arm(op->args[1]) + " : " + arm(op->args[2]) + ")";
     }
     const std::string ty = c_type(t);
     const std::string sfx = op->args.empty() ? "" : helper_suffix(op->args[0].type());
@@ -325,8 +336,11 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
                 lanes, [&] { return l->name + "[" + std::string(kLane) + "]"; }, [&] { return expr(l->value); }, Expr(),
                 os, indent);
         } else {
-            os << pad(indent) << "const " << c_type(l->value.type()) << " " << l->name << " = " << expr(l->value)
-               << ";\n";
+            auto declared = value_types.find(l->name);
+            os << pad(indent) << "const " << (declared != value_types.end() ? declared->second : c_type(l->value.type()))
+               << " " << l->name << " = " << expr(l->value) << ";\n";
+            auto pragma = value_pragmas.find(l->name);
+            if (pragma != value_pragmas.end()) os << pragma->second << "\n";
         }
         stmt(l->body, os, indent);
     } else if (const Store *st = s.as<Store>()) {

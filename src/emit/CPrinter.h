@@ -54,11 +54,18 @@ public:
     /// `streams`: buffers that are hls::stream FIFOs (a load is `read()`, a store `write()`).
     /// `loop_pragmas`: lines printed at the top of a loop's body, by loop name;
     /// `loop_prefix_pragmas`: lines printed right before the loop's `for` (`#pragma GCC unroll`).
+    /// `value_types`: the declared type of let variables narrower than their program type
+    /// (`ap_int<17>`); values of such types are cast back to the program type where C++ would
+    /// find two conversions (the arms of `?:`); `value_pragmas`: a line printed after a let's
+    /// declaration (`#pragma HLS bind_op`).
     explicit CPrinter(CDialect dialect, std::set<std::string> scalars = {}, std::set<std::string> streams = {},
                       std::map<std::string, std::vector<std::string>> loop_pragmas = {},
-                      std::map<std::string, std::vector<std::string>> loop_prefix_pragmas = {})
+                      std::map<std::string, std::vector<std::string>> loop_prefix_pragmas = {},
+                      std::map<std::string, std::string> value_types = {},
+                      std::map<std::string, std::string> value_pragmas = {})
         : dialect(dialect), scalars(std::move(scalars)), streams(std::move(streams)),
-          loop_pragmas(std::move(loop_pragmas)), loop_prefix_pragmas(std::move(loop_prefix_pragmas)) {}
+          loop_pragmas(std::move(loop_pragmas)), loop_prefix_pragmas(std::move(loop_prefix_pragmas)),
+          value_types(std::move(value_types)), value_pragmas(std::move(value_pragmas)) {}
 
     /// The expression as a C expression (fully parenthesized where it matters).
     std::string expr(const Halide::Expr &e) const;
@@ -72,6 +79,7 @@ private:
     std::set<std::string> streams;
     std::map<std::string, std::vector<std::string>> loop_pragmas;
     std::map<std::string, std::vector<std::string>> loop_prefix_pragmas;
+    std::map<std::string, std::string> value_types, value_pragmas;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
     // Prints `target = element` for every lane, under `predicate` when it is not true.
@@ -80,6 +88,8 @@ private:
                      int indent) const;
     std::string call(const Halide::Internal::Call *op) const;
     std::string binary(const Halide::Expr &e) const;
+    // An arm of `?:`: cast to its program type when narrowed types are in use.
+    std::string arm(const Halide::Expr &e) const;
 };
 
 }  // namespace flowhls

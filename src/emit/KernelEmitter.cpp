@@ -59,7 +59,8 @@ std::string parameter(const Filter &f, const Buffer &b, bool streams) {
     return array_parameter(b, !contains(f.writes, b.name));
 }
 
-void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, std::ostream &os) {
+void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, const ValueTypes &values,
+                  std::ostream &os) {
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
     for (const Buffer &b : g.buffers) {
@@ -76,7 +77,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         if (!body.empty()) pragmas[d.first] = body;
         if (!before.empty()) prefix_pragmas[d.first] = before;
     }
-    CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas);
+    CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
     os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
@@ -84,9 +85,11 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     for (size_t i = 0; i < params.size(); i++) os << (i ? ", " : "") << parameter(f, *params[i], style.streams);
     os << ") {\n";
     os << style.hooks->function_pragmas(f);
+    os << values.comment;
     if (!f.returns.empty()) os << "    " << c_type(g.buffer(f.returns).type) << " " << f.returns << ";\n";
     for (const LocalBuffer &l : f.locals) {
-        os << "    " << c_type(l.type) << " " << l.name;
+        auto declared = values.types.find(l.name);
+        os << "    " << (l.scalar && declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
         if (!l.scalar) os << "[" << l.size << "]";
         // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
@@ -181,8 +184,15 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     bool any_stream = false;
     for (const Buffer &b : g.buffers) any_stream |= style.streams && b.is_stream() && b.kind == BufferKind::Intermediate;
     if (any_stream) k << "#include <hls_stream.h>\n";
+    std::vector<ValueTypes> values;
+    bool any_value_type = false;
+    for (const Filter &f : g.filters) {
+        values.push_back(style.hooks->value_types(g, f));
+        any_value_type |= !values.back().types.empty();
+    }
+    k << style.hooks->kernel_includes(g, any_value_type);
     k << "\n";
-    for (const Filter &f : g.filters) print_filter(g, f, style, k);
+    for (size_t i = 0; i < g.filters.size(); i++) print_filter(g, g.filters[i], style, values[i], k);
 
     k << top_signature(g) << " {\n";
     k << style.hooks->top_pragmas(g);

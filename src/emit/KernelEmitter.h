@@ -6,11 +6,22 @@
 #include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace flowhls {
+
+/// Declared types of a filter's values narrower than their program type.
+struct ValueTypes {
+    /// Let variable or scalar local -> C++ type ("ap_int<17>").
+    std::map<std::string, std::string> types;
+    /// Let variable -> pragma line printed after its declaration (bind_op).
+    std::map<std::string, std::string> pragmas;
+    /// Comment lines printed at the top of the filter's body (why these types).
+    std::string comment;
+};
 
 /// What a target adds to the shared kernel printer (pragmas, function qualifiers). Vitis and
 /// PandA-Bambu implement it in emit/vitis and emit/bambu; the defaults add nothing.
@@ -32,6 +43,12 @@ public:
     virtual std::string top_pragmas(const FilterGraph &) const { return ""; }
     /// Lines after the declaration of intermediate stream `b`.
     virtual std::string stream_pragmas(const Buffer &) const { return ""; }
+    /// How filter `f`'s values are declared where the target differs from their program type
+    /// (ap_int<W>), with pragma lines after some let declarations; default: as in the program.
+    virtual ValueTypes value_types(const FilterGraph &, const Filter &) const { return {}; }
+    /// `#include` lines the kernel source of `g` needs beyond the common ones
+    /// (`value_types_used`: some filter has value types).
+    virtual std::string kernel_includes(const FilterGraph &, bool /*value_types_used*/) const { return ""; }
 };
 
 /// How a target's kernel source looks.

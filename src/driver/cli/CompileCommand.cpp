@@ -30,7 +30,7 @@ struct CompileArgs {
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
-    bool synth = false;
+    bool synth = false, no_dsp_packing = false;
     std::string bambu;
 };
 
@@ -128,6 +128,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     }
     o.seed = a.seed;
     o.weights = parse_weight_placement(a.weights);
+    o.dsp_packing = !a.no_dsp_packing;
     o.device = a.device;
     o.clock_mhz = a.clock_mhz;
     o.dump_graph = a.dump_graph;
@@ -246,6 +247,8 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_option("-t,--target", a.target, "HLS target: vitis (C++ for Vitis HLS) or bambu (C99 for PandA-Bambu)")
         ->capture_default_str();
     c->add_option("--seed", a.seed, "seed of the random test inputs")->check(whole_number_in(0, UINT64_MAX))->capture_default_str();
+    c->add_flag("--no-dsp-packing", a.no_dsp_packing,
+                "Vitis: keep one multiply per int8 MAC (by default two MACs sharing an operand share one DSP, WP486)");
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
     c->add_option("--max-memory", a.max_memory,

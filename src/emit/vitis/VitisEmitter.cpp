@@ -1,6 +1,9 @@
 // emit_vitis_files: the Vitis HLS flavour of the kernel and its Tcl script.
 #include "emit/vitis/VitisEmitter.h"
+#include "analysis/IntegerWidths.h"
+#include "analysis/OperatorModel.h"
 #include "emit/KernelEmitter.h"
+#include "emit/vitis/PackDsp.h"
 
 #include <iomanip>
 #include <sstream>
@@ -15,6 +18,67 @@ std::string partition_pragma(const std::string &name, const ArrayPartition &p) {
     std::string line = "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(p.kind);
     if (p.kind != PartitionKind::Complete) line += " factor=" + std::to_string(p.factor);
     return line + " dim=1\n";
+}
+
+std::string ap_type(const IntegerWidth &w) {
+    return std::string(w.is_signed ? "ap_int<" : "ap_uint<") + std::to_string(w.bits) + ">";
+}
+
+// Let name -> value as written, in a filter body.
+std::map<std::string, Halide::Expr> let_values(const Halide::Internal::Stmt &body) {
+    struct Lets : Halide::Internal::IRVisitor {
+        std::map<std::string, Halide::Expr> values;
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::LetStmt *op) override {
+            values[op->name] = op->value;
+            IRVisitor::visit(op);
+        }
+    } lets;
+    body.accept(&lets);
+    return lets.values;
+}
+
+// ap_int<W>/ap_uint<W> for the integer values of `f` narrower than their program type, a
+// comment naming the filter (the ONNX node's output) with the accumulators' ranges, and LUT
+// multipliers (bind_op impl=fabric) for products of operands of at most 4 bits.
+ValueTypes ap_int_types(const FilterGraph &g, const Filter &f) {
+    std::map<std::string, IntegerWidth> widths = integer_widths(g, f);
+    ValueTypes out;
+    std::ostringstream c;
+    int others = 0;
+    for (const auto &kv : widths) {
+        out.types[kv.first] = ap_type(kv.second);
+        if (!kv.second.accumulator) {
+            others++;
+            continue;
+        }
+        const IntegerWidth &w = kv.second;
+        c << "    // Accumulator " << kv.first << " in [" << w.lo << ", " << w.hi << "] (" << w.bound
+          << "): " << ap_type(w) << ", not int" << w.program_bits << "_t.\n";
+    }
+    std::map<std::string, Halide::Expr> lets = let_values(f.body);
+    std::map<std::string, int> bits;
+    for (const auto &kv : widths) bits[kv.first] = kv.second.bits;
+    int fabric = 0;
+    for (const auto &kv : lets) {
+        const Halide::Internal::Mul *m = kv.second.as<Halide::Internal::Mul>();
+        if (!m || !kv.second.type().is_int_or_uint() || Halide::Internal::is_const(m->a) ||
+            Halide::Internal::is_const(m->b)) {
+            continue;
+        }
+        if (operator_of(kv.second, lets, &bits) == "imul4") {  // the estimator's LUT multiplier
+            out.pragmas[kv.first] = "#pragma HLS bind_op variable=" + kv.first + " op=mul impl=fabric";
+            fabric++;
+        }
+    }
+    if (!out.types.empty() || fabric > 0) {
+        out.comment = "    // Integer widths of " + f.name + " (the ONNX node's output), from value ranges proven by flowhls:\n" +
+                      c.str() + "    // " + std::to_string(others) +
+                      " other value(s) declared ap_int/ap_uint narrower than their C type";
+        if (fabric > 0) out.comment += "; " + std::to_string(fabric) + " product(s) of <= 4-bit operands in LUTs";
+        out.comment += ".\n";
+    }
+    return out;
 }
 
 // Vitis HLS pragmas: PIPELINE/UNROLL, INLINE, ARRAY_PARTITION, STREAM depths, the top
@@ -34,6 +98,12 @@ public:
     }
     std::string stream_pragmas(const Buffer &b) const override {
         return "#pragma HLS STREAM variable=" + b.name + " depth=" + std::to_string(b.stream_depth) + "\n";
+    }
+    ValueTypes value_types(const FilterGraph &g, const Filter &f) const override { return ap_int_types(g, f); }
+    std::string kernel_includes(const FilterGraph &g, bool value_types_used) const override {
+        std::string lines = value_types_used ? "#include <ap_int.h>\n" : "";
+        if (uses_dsp_packing(g)) lines += "#include \"flowhls_pack.h\"\n";
+        return lines;
     }
     std::string top_pragmas(const FilterGraph &g) const override {
         std::ostringstream k;

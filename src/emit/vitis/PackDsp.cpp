@@ -1,0 +1,341 @@
+// pack_dsp_pairs: reductions of adjacent iterations sharing an operand, one wide multiply per pair.
+#include "emit/vitis/PackDsp.h"
+#include "analysis/IntegerWidths.h"
+#include "ir/IRQueries.h"
+
+#include <functional>
+#include <set>
+
+namespace flowhls {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+
+namespace {
+
+// A store to the accumulator with the loops around it and the lets in scope.
+struct AccStore {
+    const Store *store = nullptr;
+    std::vector<const For *> loops;
+    std::map<std::string, Expr> raw, expanded;  // let values as written / with lets substituted
+};
+
+class FindStores {
+public:
+    FindStores(const std::string &acc, const Stmt &body) : acc(acc) { walk(body); }
+    std::vector<AccStore> stores;
+
+private:
+    std::string acc;
+    std::vector<const For *> loops;
+    std::map<std::string, Expr> raw, expanded;
+
+    void walk(const Stmt &s) {
+        if (!s.defined()) return;
+        if (const Block *b = s.as<Block>()) {
+            walk(b->first);
+            walk(b->rest);
+        } else if (const For *f = s.as<For>()) {
+            loops.push_back(f);
+            walk(f->body);
+            loops.pop_back();
+        } else if (const LetStmt *l = s.as<LetStmt>()) {
+            raw[l->name] = l->value;
+            expanded[l->name] = substitute(expanded, l->value);
+            walk(l->body);
+            raw.erase(l->name);
+            expanded.erase(l->name);
+        } else if (const Store *st = s.as<Store>()) {
+            if (st->name == acc) stores.push_back({st, loops, raw, expanded});
+        } else if (const IfThenElse *i = s.as<IfThenElse>()) {
+            walk(i->then_case);
+            walk(i->else_case);
+        } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+            walk(pc->body);
+        } else if (const Allocate *a = s.as<Allocate>()) {
+            walk(a->body);
+        }
+    }
+};
+
+// The consume node of `acc` in a loop body, with the LetStmts around it (outermost first);
+// false when it is missing, inside a loop or an if, or when something else than `acc` is
+// stored outside it.
+bool find_consumer(const Stmt &body, const std::string &acc, const ProducerConsumer **consumer,
+                   std::vector<const LetStmt *> *path) {
+    bool ok = true;
+    std::vector<const LetStmt *> lets;
+    std::function<void(const Stmt &, bool)> walk = [&](const Stmt &s, bool nested) {
+        if (!s.defined()) return;
+        if (const Block *b = s.as<Block>()) {
+            walk(b->first, nested);
+            walk(b->rest, nested);
+        } else if (const LetStmt *l = s.as<LetStmt>()) {
+            lets.push_back(l);
+            walk(l->body, nested);
+            lets.pop_back();
+        } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+            if (!pc->is_producer && pc->name == acc) {
+                if (nested || *consumer) ok = false;
+                *consumer = pc;
+                *path = lets;
+                return;
+            }
+            walk(pc->body, nested);
+        } else if (const For *f = s.as<For>()) {
+            walk(f->body, true);
+        } else if (const IfThenElse *i = s.as<IfThenElse>()) {
+            walk(i->then_case, true);
+            walk(i->else_case, true);
+        } else if (const Store *st = s.as<Store>()) {
+            if (st->name != acc) ok = false;
+        } else if (s.as<Evaluate>()) {
+            // no effect
+        } else {
+            ok = false;
+        }
+    };
+    *consumer = nullptr;
+    walk(body, false);
+    return ok && *consumer;
+}
+
+// Renames buffers (loads, stores, producer-consumer marks), lets and loops.
+class Rename : public IRMutator {
+public:
+    std::map<std::string, std::string> buffers, names;
+    using IRMutator::visit;
+
+private:
+    std::string of(const std::map<std::string, std::string> &m, const std::string &n) const {
+        auto it = m.find(n);
+        return it == m.end() ? n : it->second;
+    }
+    Expr visit(const Variable *op) override {
+        return names.count(op->name) ? Variable::make(op->type, of(names, op->name)) : Expr(op);
+    }
+    Expr visit(const Load *op) override {
+        return Load::make(op->type, of(buffers, op->name), mutate(op->index), op->image, op->param, mutate(op->predicate),
+                          op->alignment);
+    }
+    Stmt visit(const Store *op) override {
+        return Store::make(of(buffers, op->name), mutate(op->value), mutate(op->index), op->param, mutate(op->predicate),
+                           op->alignment);
+    }
+    Stmt visit(const ProducerConsumer *op) override {
+        return ProducerConsumer::make(of(buffers, op->name), op->is_producer, mutate(op->body));
+    }
+    Stmt visit(const LetStmt *op) override {
+        return LetStmt::make(of(names, op->name), mutate(op->value), mutate(op->body));
+    }
+    Stmt visit(const For *op) override {
+        return For::make(of(names, op->name), mutate(op->min), mutate(op->extent), op->for_type, op->device_api,
+                         mutate(op->body));
+    }
+};
+
+// LetStmts whose variable nothing uses, removed.
+class DropUnusedLets : public IRMutator {
+    using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        Stmt body = mutate(op->body);
+        if (!referenced_variables(body).count(op->name)) return body;
+        return LetStmt::make(op->name, op->value, body);
+    }
+};
+
+// Replaces one node (by identity) with a statement.
+class ReplaceStmt : public IRMutator {
+public:
+    ReplaceStmt(const IRNode *node, Stmt with) : node(node), with(std::move(with)) {}
+    using IRMutator::mutate;
+    Stmt mutate(const Stmt &s) override { return s.get() == node ? with : IRMutator::mutate(s); }
+
+private:
+    const IRNode *node;
+    Stmt with;
+};
+
+// Names of the lets and loops a statement binds.
+std::set<std::string> bound_names(const Stmt &s) {
+    struct Binders : IRVisitor {
+        std::set<std::string> names;
+        using IRVisitor::visit;
+        void visit(const LetStmt *op) override {
+            names.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const For *op) override {
+            names.insert(op->name);
+            IRVisitor::visit(op);
+        }
+    } b;
+    s.accept(&b);
+    return b.names;
+}
+
+std::string fresh(const std::string &base, const std::set<std::string> &taken) {
+    std::string n = base;
+    for (int i = 2; taken.count(n); i++) n = base + std::to_string(i);
+    return n;
+}
+
+bool fits(const std::optional<std::pair<int64_t, int64_t>> &r, int64_t lo, int64_t hi) {
+    return r && r->first >= lo && r->second <= hi;
+}
+
+int64_t magnitude(const std::pair<int64_t, int64_t> &r) { return std::max(-r.first, r.second); }
+
+// Packs the reduction into `acc` of `f` when it has the form of the contract; false otherwise.
+bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<PackedLoop> *packed) {
+    if (!acc.scalar || acc.type != Halide::Int(32)) return false;
+    FindStores found(acc.name, f.body);
+    const AccStore *init = nullptr, *update = nullptr;
+    for (const AccStore &s : found.stores) {
+        Expr value = substitute(s.expanded, s.store->value);
+        const AccStore *&slot = buffer_accesses(value).loads.count(acc.name) ? update : init;
+        if (slot) return false;
+        slot = &s;
+    }
+    if (!init || !update || init->loops.empty() || update->loops.size() <= init->loops.size()) return false;
+    for (size_t i = 0; i < init->loops.size(); i++) {
+        if (init->loops[i] != update->loops[i]) return false;
+    }
+    const For *loop = init->loops.back();
+    std::optional<int64_t> min = constant_int(loop->min), extent = constant_int(loop->extent);
+    if (!min || !extent || *extent < 2 || *extent % 2 != 0 || loop->for_type != ForType::Serial) return false;
+    const std::string v = loop->name;
+    // The update: acc + a * b, one factor depending on v.
+    const Add *add = update->store->value.as<Add>();
+    if (!add) return false;
+    auto is_acc = [&](const Expr &e) {
+        const Load *l = e.as<Load>();
+        return l && l->name == acc.name;
+    };
+    // The operands as written may be lets of the load and of the product.
+    Expr ea = substitute(update->expanded, add->a), eb = substitute(update->expanded, add->b);
+    const Load *acc_load = is_acc(ea) ? ea.as<Load>() : is_acc(eb) ? eb.as<Load>() : nullptr;
+    if (!acc_load) return false;
+    Expr term = is_acc(ea) ? add->b : add->a;
+    if (const Variable *t = term.as<Variable>()) {
+        auto it = update->raw.find(t->name);
+        if (it == update->raw.end()) return false;
+        term = it->second;
+    }
+    const Mul *mul = term.as<Mul>();
+    if (!mul || mul->type != Halide::Int(32)) return false;
+    Expr a = substitute(update->expanded, mul->a), b = substitute(update->expanded, mul->b);
+    if (buffer_accesses(a).loads.count(acc.name) || buffer_accesses(b).loads.count(acc.name)) return false;
+    bool da = referenced_variables(a).count(v) > 0, db = referenced_variables(b).count(v) > 0;
+    if (da == db) return false;
+    Expr packed_raw = da ? mul->a : mul->b, shared_raw = da ? mul->b : mul->a;
+    Expr packed_factor = da ? a : b, shared = da ? b : a;
+    for (const std::string &buf : buffer_accesses(packed_factor).loads) {
+        if (g.has_buffer(buf) && g.buffer(buf).is_stream()) return false;  // a FIFO is read once per iteration
+    }
+    std::optional<std::pair<int64_t, int64_t>> fr = value_range(g, packed_factor), sr = value_range(g, shared);
+    if (!fits(fr, -255, 255) || !fits(sr, -(1 << 17), (1 << 17) - 1) || magnitude(*fr) * magnitude(*sr) >= (1 << 17)) {
+        return false;
+    }
+    const ProducerConsumer *consumer = nullptr;
+    std::vector<const LetStmt *> path;
+    if (!find_consumer(loop->body, acc.name, &consumer, &path)) return false;
+
+    std::set<std::string> taken = names_in(f.body);
+    for (const LocalBuffer &l : f.locals) taken.insert(l.name);
+    const std::string pair = fresh(v + "_pair", taken), odd = fresh(acc.name + "_odd", taken),
+                      pk = fresh(acc.name + "_pk", taken);
+    taken.insert(pair);
+    taken.insert(odd);
+    taken.insert(pk);
+    Expr p = Halide::Internal::Variable::make(Halide::Int(32), pair);
+    Expr base = Halide::Internal::make_const(Halide::Int(32), *min);
+    Expr v_even = simplify(base + 2 * p), v_odd = simplify(base + 2 * p + 1);
+
+    // Even half with the odd accumulator's init and update beside the even one's.
+    Expr init_odd = substitute(v, v_odd, substitute(init->expanded, init->store->value));
+    Stmt init_both = Block::make(Stmt(init->store), Store::make(odd, init_odd, init->store->index, init->store->param,
+                                                                init->store->predicate, init->store->alignment));
+    Expr pk_var = Halide::Internal::Variable::make(Halide::Int(64), pk);
+    std::vector<Expr> operands = {substitute(v, v_odd, packed_factor), packed_raw, shared_raw};
+    Expr product = Call::make(Halide::Int(64), "flowhls_pack_mul", operands, Call::PureExtern);
+    auto load_of = [&](const std::string &name) {
+        return Load::make(acc_load->type, name, acc_load->index, acc_load->image, acc_load->param, acc_load->predicate,
+                          acc_load->alignment);
+    };
+    auto store_of = [&](const std::string &name, const char *part) {
+        Expr part_value = Call::make(Halide::Int(32), part, std::vector<Expr>{pk_var}, Call::PureExtern);
+        return Store::make(name, load_of(name) + part_value, update->store->index, update->store->param,
+                           update->store->predicate, update->store->alignment);
+    };
+    Stmt update_both =
+        LetStmt::make(pk, product, Block::make(store_of(acc.name, "flowhls_pack_lo"), store_of(odd, "flowhls_pack_hi")));
+    Stmt even = ReplaceStmt(init->store, init_both).mutate(loop->body);
+    even = ReplaceStmt(update->store, update_both).mutate(even);
+    even = substitute(v, v_even, even);
+
+    // Odd half of the consumer: its lets and loops renamed, after the even one's.
+    Stmt post = Stmt(consumer);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) post = LetStmt::make((*it)->name, (*it)->value, post);
+    Rename rename;
+    rename.buffers[acc.name] = odd;
+    for (const std::string &n : bound_names(post)) {
+        rename.names[n] = fresh(n + "_odd", taken);
+        taken.insert(rename.names[n]);
+    }
+    post = substitute(v, v_odd, rename.mutate(post));
+
+    Stmt body = DropUnusedLets().mutate(Block::make(even, post));
+    Stmt new_loop = For::make(pair, 0, static_cast<int>(*extent / 2), loop->for_type, loop->device_api, body);
+    f.body = ReplaceStmt(loop, new_loop).mutate(f.body);
+    LocalBuffer second = acc;
+    second.name = odd;
+    f.locals.push_back(second);
+    auto d = f.directives.find(v);
+    if (d != f.directives.end()) {
+        LoopDirective moved = d->second;
+        f.directives.erase(d);
+        f.directives[pair] = moved;
+    }
+    for (const auto &kv : rename.names) {
+        auto dir = f.directives.find(kv.first);
+        if (dir != f.directives.end()) f.directives[kv.second] = dir->second;
+    }
+    packed->push_back({f.name, v, acc.name});
+    return true;
+}
+
+bool calls_pack(const Stmt &s) {
+    bool found = false;
+    struct Finder : IRVisitor {
+        bool *found;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->name == "flowhls_pack_mul") *found = true;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.found = &found;
+    s.accept(&finder);
+    return found;
+}
+
+}  // namespace
+
+FilterGraph pack_dsp_pairs(const FilterGraph &graph, std::vector<PackedLoop> *packed) {
+    FilterGraph g = graph;
+    for (Filter &f : g.filters) {
+        std::vector<LocalBuffer> locals = f.locals;
+        for (const LocalBuffer &l : locals) pack(g, f, l, packed);
+    }
+    return g;
+}
+
+bool uses_dsp_packing(const FilterGraph &graph) {
+    for (const Filter &f : graph.filters) {
+        if (calls_pack(f.body)) return true;
+    }
+    return false;
+}
+
+}  // namespace flowhls

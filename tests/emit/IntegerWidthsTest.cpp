@@ -1,0 +1,187 @@
+// Integer widths (analysis/IntegerWidths), DSP packing (emit/vitis/PackDsp) and the width-aware
+// operator costs: on hand-made filters, and end to end on the QDQ models of qdq_models.py
+// compiled for an UltraScale+ part (packing on) and simulated bit for bit against flowhls's
+// float64 reference, with the ap_int stand-in under the sanitizers and with AMD's headers.
+#include "IrBuilder.h"
+#include "TestSupport.h"
+#include "analysis/IntegerWidths.h"
+#include "analysis/OperatorModel.h"
+#include "emit/vitis/PackDsp.h"
+#include "flowhls/Compiler.h"
+#include "flowhls/Csim.h"
+#include "flowhls/Onnx.h"
+#include "support/Process.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace flowhls {
+namespace {
+
+using namespace Halide::Internal;
+using Halide::Expr;
+namespace fs = std::filesystem;
+
+Expr load_of(Halide::Type t, const std::string &buf, Expr index) {
+    return Load::make(t, buf, std::move(index), Halide::Buffer<>(), Parameter(), const_true(), ModulusRemainder());
+}
+
+// out[v] = 10 + sum_r w[v * 4 + r] * x[r] for v in [0, 4): int8 weights in a ROM, uint8 x.
+FilterGraph mac_graph(const std::vector<int8_t> &weights) {
+    FilterGraph g;
+    g.name = "k";
+    Buffer x("x", Halide::UInt(8), {4}, BufferKind::Input);
+    Buffer w("w", Halide::Int(8), {int64_t(weights.size())}, BufferKind::Constant);
+    Halide::Buffer<int8_t> data(int(weights.size()));
+    for (size_t i = 0; i < weights.size(); i++) data(int(i)) = weights[i];
+    w.contents = data;
+    Buffer out("out", Halide::Int(32), {4}, BufferKind::Output);
+    g.buffers = {x, w, out};
+    g.args = {"x", "out"};
+    Filter f;
+    f.name = f.function_name = "mac";
+    LocalBuffer acc;
+    acc.name = "acc";
+    acc.type = Halide::Int(32);
+    acc.size = 1;
+    acc.scalar = true;
+    f.locals = {acc};
+    Expr v = test::var("v"), r = test::var("r");
+    Expr term = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", v * 4 + r)) *
+                Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", r));
+    Stmt update = test::store("acc", load_of(Halide::Int(32), "acc", 0) + term, 0);
+    Stmt body = Block::make({test::store("acc", Expr(10), 0), test::loop("r", 4, update)});
+    Stmt consume = ProducerConsumer::make("acc", false, test::store("out", load_of(Halide::Int(32), "acc", 0), v));
+    f.body = test::loop("v", 4, Block::make(ProducerConsumer::make("acc", true, body), consume));
+    g.filters = {f};
+    return g;
+}
+
+TEST(IntegerWidths, AccumulatorBoundIsTheSumOfWeightMagnitudesTimesMaxInput) {
+    // Per output: 10 + 255 * (sum of the positive weights) at most, 10 + 255 * (sum of the
+    // negative ones) at least. Output 1 has the extremes: [10 - 255 * 5, 10 + 255 * 10].
+    FilterGraph g = mac_graph({1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2});
+    std::map<std::string, IntegerWidth> w = integer_widths(g, g.filters[0]);
+    ASSERT_TRUE(w.count("acc"));
+    EXPECT_TRUE(w["acc"].accumulator);
+    EXPECT_EQ(w["acc"].lo, 10 - 255 * 5);
+    EXPECT_EQ(w["acc"].hi, 10 + 255 * 10);
+    EXPECT_EQ(w["acc"].bits, 13);  // [-1265, 2560]; the interval bound 4 * 255 * 7 would need 14
+    EXPECT_TRUE(w["acc"].is_signed);
+    EXPECT_EQ(w["acc"].bound, "sum |w| * max|x| + bias");
+}
+
+TEST(IntegerWidths, WidthOfRange) {
+    EXPECT_EQ(width_of_range(0, 255).bits, 8);
+    EXPECT_FALSE(width_of_range(0, 255).is_signed);
+    EXPECT_EQ(width_of_range(-128, 127).bits, 8);
+    EXPECT_EQ(width_of_range(-129, 0).bits, 9);
+    EXPECT_EQ(width_of_range(-173, 82).bits, 9);
+    EXPECT_EQ(width_of_range(0, 0).bits, 1);
+}
+
+TEST(DspPacking, PairsAdjacentOutputsSharingTheInput) {
+    FilterGraph g = mac_graph({1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2});
+    std::vector<PackedLoop> packed;
+    FilterGraph p = pack_dsp_pairs(g, &packed);
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_EQ(packed[0].loop, "v");
+    EXPECT_EQ(packed[0].accumulator, "acc");
+    EXPECT_TRUE(uses_dsp_packing(p));
+    EXPECT_FALSE(uses_dsp_packing(g));
+    ASSERT_EQ(p.filters[0].locals.size(), 2u);
+    EXPECT_EQ(p.filters[0].locals[1].name, "acc_odd");
+    // Both accumulators keep the per-output bound through the packed products.
+    std::map<std::string, IntegerWidth> w = integer_widths(p, p.filters[0]);
+    ASSERT_TRUE(w.count("acc") && w.count("acc_odd"));
+    EXPECT_EQ(w["acc"].bound, "sum |w| * max|x| + bias");
+    EXPECT_EQ(std::min(w["acc"].lo, w["acc_odd"].lo), 10 - 255 * 5);
+    EXPECT_EQ(std::max(w["acc"].hi, w["acc_odd"].hi), 10 + 255 * 10);
+    // Packing twice changes nothing more.
+    std::vector<PackedLoop> again;
+    pack_dsp_pairs(p, &again);
+    EXPECT_TRUE(again.empty());
+}
+
+TEST(DspPacking, RefusedForOddTripCountsAndWideOperands) {
+    FilterGraph g = mac_graph({1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2});
+    // Three outputs: no pair for the last one.
+    Filter &f = g.filters[0];
+    const For *outer = f.body.as<For>();
+    f.body = For::make("v", 0, 3, ForType::Serial, Halide::DeviceAPI::None, outer->body);
+    std::vector<PackedLoop> packed;
+    pack_dsp_pairs(g, &packed);
+    EXPECT_TRUE(packed.empty());
+}
+
+TEST(OperatorCosts, MultipliersAreCostedByOperandWidth) {
+    std::map<std::string, Expr> lets;
+    Expr x8 = Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", 0));
+    Expr w8 = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", 0));
+    EXPECT_EQ(operator_of(x8 * w8, lets), "imul8");
+    EXPECT_EQ(operator_of(test::var("a") * test::var("b"), lets), "imul32");  // unknown widths: as before
+    lets["a"] = x8 - 173;  // a zero point: 9 bits
+    EXPECT_EQ(operator_of(test::var("a") * w8, lets), "imul16");
+    std::map<std::string, int> bits = {{"a", 4}, {"b", 3}};
+    EXPECT_EQ(operator_of(test::var("a") * test::var("b"), lets, &bits), "imul4");
+    Expr packed = Call::make(Halide::Int(64), "flowhls_pack_mul", {w8, w8, x8}, Call::PureExtern);
+    EXPECT_EQ(operator_of(packed, lets), "imul8x2");
+}
+
+// The QDQ models with a Conv or Gemm (qdq_models.py), generated once.
+const std::string &model_dir() {
+    static test::TempDir dir;
+    static bool made = [] {
+        std::string cmd = "/usr/bin/python3 " + std::string(FLOWHLS_SOURCE_DIR) +
+                          "/tests/frontend/onnx/qdq_models.py " + dir.path() + " > " + dir.path() + "/log.txt 2>&1";
+        return std::system(cmd.c_str()) == 0;
+    }();
+    static const std::string empty;
+    return made ? dir.path() : empty;
+}
+
+class PackedQdqModels : public ::testing::TestWithParam<const char *> {};
+
+// ap_int types and packed MACs (xczu9eg) or not (--no-dsp-packing), bit-exact against the
+// float64 reference under the sanitizers, and with AMD's ap_int/hls_stream (C++14).
+TEST_P(PackedQdqModels, NarrowTypesAndPackedMacsAreBitExact) {
+    if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    HalideProgram program = import_onnx(model_dir() + "/" + GetParam() + "/model.onnx", OnnxImportOptions());
+    for (bool packing : {true, false}) {
+        test::TempDir out;
+        CompileOptions o;
+        o.verify_each = true;
+        o.device = "xczu9eg";
+        o.dsp_packing = packing;
+        o.output_dir = out / "p";
+        CompileResult r = compile(program, o);
+        std::string kernel = test::read_file(r.output_dir + "/kernel.cpp");
+        EXPECT_NE(kernel.find("ap_int<"), std::string::npos) << GetParam();
+        EXPECT_NE(kernel.find("// Accumulator "), std::string::npos) << GetParam();
+        // qdq_conv and qdq_conv_depthwise have 9x9 outputs: odd trip counts, nothing to pair.
+        bool packable = std::string(GetParam()) != "qdq_conv" && std::string(GetParam()) != "qdq_conv_depthwise";
+        EXPECT_EQ(kernel.find("flowhls_pack_mul(") != std::string::npos, packing && packable) << GetParam();
+        CsimOptions co;
+        co.sanitize = true;
+        CsimResult c = run_csim(r.output_dir, co);
+        EXPECT_TRUE(c.passed) << GetParam() << (packing ? " packed: " : ": ") << c.verdict << "\n" << c.log;
+        if (!fs::exists(std::string(FLOWHLS_TEST_XILINX_HLS) + "/ap_int.h")) {
+            if (std::getenv("FLOWHLS_CI")) ADD_FAILURE() << "AMD's HLS headers not found (CI runs these tests)";
+            continue;
+        }
+        ProcessResult amd = run_process({std::string(FLOWHLS_SOURCE_DIR) + "/tests/emit/vendor-csim.sh", r.output_dir,
+                                         "c++14", FLOWHLS_TEST_XILINX_HLS},
+                                        r.output_dir, nullptr);
+        EXPECT_EQ(amd.status, 0) << GetParam() << " with AMD's headers:\n" << amd.output;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, PackedQdqModels,
+                         ::testing::Values("qdq_conv", "qdq_conv_relu_per_channel", "qdq_conv_depthwise", "qdq_gemm",
+                                           "qdq_gemm_not_transposed", "qdq_pipeline"),
+                         [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace flowhls
