@@ -62,13 +62,7 @@ std::string parameter(const Filter &f, const Buffer &b, bool streams) {
 void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, std::ostream &os) {
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
-    for (const Buffer &b : g.buffers) {
-        if (b.is_scalar()) scalars.insert(b.name);
-        if (style.streams && b.is_stream()) streams.insert(b.name);
-    }
-    for (const LocalBuffer &l : f.locals) {
-        if (l.scalar) scalars.insert(l.name);
-    }
+    printed_as_values(g, f, style, scalars, streams);
     std::map<std::string, std::vector<std::string>> pragmas, prefix_pragmas;
     for (const auto &d : f.directives) {
         std::vector<std::string> body, before;
@@ -138,6 +132,17 @@ std::string rom_source(const Buffer &b, FloatLiteralForm floats) {
 }
 
 }  // namespace
+
+void printed_as_values(const FilterGraph &g, const Filter &f, const KernelStyle &style, std::set<std::string> &scalars,
+                       std::set<std::string> &streams) {
+    for (const Buffer &b : g.buffers) {
+        if (b.is_scalar()) scalars.insert(b.name);
+        if (style.streams && b.is_stream()) streams.insert(b.name);
+    }
+    for (const LocalBuffer &l : f.locals) {
+        if (l.scalar) scalars.insert(l.name);
+    }
+}
 
 std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target) {
     std::vector<std::string> out;
