@@ -9,37 +9,44 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-MemoryKind argument_memory(const Buffer &b) {
-    switch (b.interface.mode) {
-    case InterfaceMode::Bram: return MemoryKind::Port;
-    case InterfaceMode::Axis: return MemoryKind::Fifo;
-    case InterfaceMode::MAxi: return MemoryKind::Axi;
-    }
-    return MemoryKind::Axi;
-}
-
 bool complete(const ArrayPartition &p) { return p.enabled && p.kind == PartitionKind::Complete; }
 
 }  // namespace
 
-ChannelImplementation channel_of(const Buffer &b, bool dataflow) {
+ChannelImplementation channel_of(const Buffer &b) {
     ChannelImplementation c;
-    if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
+    const MemoryKind array = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
+    switch (b.channel) {
+    case ChannelKind::OffChip:
         c.kind = "argument";
-        c.memory = argument_memory(b);
-    } else if (b.kind == BufferKind::Constant) {
+        c.memory = MemoryKind::Axi;
+        break;
+    case ChannelKind::Port:  // an on-chip port: block RAM (ap_memory) or AXI4-Stream
+        c.kind = "argument";
+        c.memory = b.interface.mode == InterfaceMode::Axis ? MemoryKind::Fifo : MemoryKind::Port;
+        break;
+    case ChannelKind::Rom:
         c.kind = "rom";
-        c.memory = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
-    } else if (b.is_scalar()) {
+        c.memory = array;
+        break;
+    case ChannelKind::Scalar:
         c.kind = "scalar";
         c.memory = MemoryKind::Register;
-    } else if (b.is_stream()) {
+        break;
+    case ChannelKind::Stream:
+    case ChannelKind::LineBufferedStream:
         c.kind = "stream";
         c.memory = MemoryKind::Fifo;
-    } else {
-        c.kind = dataflow ? "ping-pong" : "array";
-        c.memory = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
-        c.copies = dataflow ? 2 : 1;
+        break;
+    case ChannelKind::Array:
+        c.kind = "array";
+        c.memory = array;
+        break;
+    case ChannelKind::PingPong:
+        c.kind = "ping-pong";
+        c.memory = array;
+        c.copies = 2;
+        break;
     }
     return c;
 }
@@ -48,7 +55,7 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
     std::map<std::string, ArrayInfo> arrays;
     for (const Buffer &b : graph.buffers) {
         ArrayInfo a;
-        a.kind = channel_of(b, graph.dataflow.legal).memory;
+        a.kind = channel_of(b).memory;
         a.partition = b.partition;
         a.size = b.size();
         a.bits = b.type.bits();
