@@ -1,8 +1,8 @@
 // emit_kernel: the FilterGraph printed as C/C++ for an HLS tool.
 #include "emit/KernelEmitter.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
-#include <cstring>
 #include <sstream>
 
 namespace flowhls {
@@ -94,24 +94,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
 
 // Element `i` (storage order) of a constant buffer as a C literal.
 std::string element_literal(const Halide::Buffer<> &data, int64_t i, FloatLiteralForm floats) {
-    const uint8_t *p = static_cast<const uint8_t *>(data.data()) + i * data.type().bytes();
-    Halide::Type t = data.type();
-    auto load = [&](auto v) {
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    };
-    Halide::Expr e;
-    if (t == Halide::Float(32)) e = Halide::Expr(load(float()));
-    else if (t == Halide::Float(64)) e = Halide::Expr(load(double()));
-    else if (t.is_int() && t.bits() == 8) e = Halide::Internal::make_const(t, load(int8_t()));
-    else if (t.is_int() && t.bits() == 16) e = Halide::Internal::make_const(t, load(int16_t()));
-    else if (t.is_int() && t.bits() == 32) e = Halide::Internal::make_const(t, load(int32_t()));
-    else if (t.is_int() && t.bits() == 64) e = Halide::Internal::make_const(t, load(int64_t()));
-    else if (t.bits() == 8) e = Halide::Internal::make_const(t, load(uint8_t()));
-    else if (t.bits() == 16) e = Halide::Internal::make_const(t, load(uint16_t()));
-    else if (t.bits() == 32) e = Halide::Internal::make_const(t, load(uint32_t()));
-    else e = Halide::Internal::make_const(t, load(uint64_t()));
-    return c_literal(e, floats);
+    return c_literal(element_constant(data, i), floats);
 }
 
 std::string rom_declaration(const Buffer &b) {
