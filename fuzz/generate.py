@@ -337,6 +337,51 @@ def einsum_garbage(r):
                  [vi("y", F, 2)], inits, opset=13)
 
 
+def convtranspose_weight_rank(r):
+    """ConvTranspose whose declared weights have a lower rank than its data (libonnx's shape
+    inference read past the kernel shape: SIGSEGV)."""
+    w = tensor("W", np.ones((1, 2), np.float32))
+    return model([helper.make_node("ConvTranspose", ["X", "W"], ["Y"], strides=[3, 2], pads=[1, 2, 1, 2])],
+                 [vi("X", F, [1, 1, 3, 3])], [vi("Y", F, [1, 2, 7, 3])], [w], opset=11)
+
+
+def convtranspose_inferred_weight_rank(r):
+    """A ConvTranspose whose weights come from another node with a lower rank: only known after
+    shape inference, which read past the kernel shape (SIGSEGV)."""
+    nodes = [helper.make_node("Reshape", ["w0", "s"], ["W"]),
+             helper.make_node("ConvTranspose", ["X", "W"], ["Y"], strides=[3, 2], pads=[1, 2, 1, 2])]
+    inits = [tensor("w0", np.ones(2, np.float32)), tensor("s", np.array([1, 2], np.int64))]
+    return model(nodes, [vi("X", F, [1, 1, 3, 3])], [vi("Y", F, 4)], inits, opset=r.choice([11, 13]))
+
+
+def convolution_inferred_data_rank(r):
+    """A Conv / ConvTranspose whose data comes from another node with a higher rank."""
+    nodes = [helper.make_node("Unsqueeze", ["x0", "a"], ["X"]),
+             helper.make_node(r.choice(["ConvTranspose", "Conv"]), ["X", "W"], ["Y"])]
+    inits = [tensor("W", np.ones((1, 1, 2, 2), np.float32)), tensor("a", np.array([4], np.int64))]
+    return model(nodes, [vi("x0", F, [1, 1, 3, 3])], [vi("Y", F, 4)], inits, opset=13)
+
+
+def local_function_call(r):
+    """A call of a model-local function (here a ConvTranspose with rank-2 weights in its body:
+    libonnx's function inference crashed on it)."""
+    body = [helper.make_node("ConvTranspose", ["X", "W"], ["Y"], strides=[3, 2], pads=[1, 2, 1, 2])]
+    f = helper.make_function("local", "f", ["X", "W"], ["Y"], body, [helper.make_opsetid("", 13)])
+    return model([helper.make_node("f", ["X", "W"], ["Y"], domain="local")], [vi("X", F, [1, 1, 3, 3])],
+                 [vi("Y", F, 4)], [tensor("W", np.ones((1, 2), np.float32))], opset=13, functions=[f],
+                 extra_opsets=[helper.make_opsetid("local", 1)])
+
+
+def convolution_in_if_body(r):
+    """A ConvTranspose inside an If branch."""
+    then = helper.make_graph([helper.make_node("Reshape", ["w0", "s"], ["W"]),
+                              helper.make_node("ConvTranspose", ["X", "W"], ["Y1"])], "then", [], [vi("Y1", F, 4)])
+    other = helper.make_graph([helper.make_node("Identity", ["X"], ["Y2"])], "else", [], [vi("Y2", F, 4)])
+    inits = [tensor("w0", np.ones(2, np.float32)), tensor("s", np.array([1, 2], np.int64))]
+    return model([helper.make_node("If", ["c"], ["Y"], then_branch=then, else_branch=other)],
+                 [vi("X", F, [1, 1, 3, 3]), vi("c", TensorProto.BOOL, [])], [vi("Y", F, 4)], inits, opset=13)
+
+
 INVALID = [output_not_produced, input_not_produced, value_produced_twice, cycle, unsorted_nodes, recursive_function,
            mutually_recursive_functions, conv_zero_stride, conv_negative_dilation, conv_zero_group, maxpool_zero_kernel,
            averagepool_negative_stride, huge_input_shape, shape_overflows_int64, initializer_claims_more,
@@ -344,7 +389,9 @@ INVALID = [output_not_produced, input_not_produced, value_produced_twice, cycle,
            gather_index_out_of_range, constant_two_values, ceil_mode_out_of_range, transb_out_of_range,
            nonprintable_names, sparse_initializer, external_data, subgraphs_too_deep, attribute_twice, bad_opset,
            no_graph, string_tensor, reshape_overflow, slice_step_zero, negative_input_dim,
-           required_input_empty, einsum_garbage, layernorm_axis_beyond_int32, axis_beyond_int32, scan_count_huge]
+           required_input_empty, einsum_garbage, layernorm_axis_beyond_int32, axis_beyond_int32, scan_count_huge,
+           convtranspose_weight_rank, convtranspose_inferred_weight_rank,
+           convolution_inferred_data_rank, local_function_call, convolution_in_if_body]
 
 
 # ---- ONNX models flowhls must compile and simulate ----------------------------------------

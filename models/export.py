@@ -179,6 +179,37 @@ def quantizable_lenet5():
     return QuantizedLeNet5(LeNet5()).eval(), (4, 1, 32, 32), "model.fc3", 16
 
 
+class QuantizedMlp(nn.Module):
+    """The zoo MLP between QuantStub / DeQuantStub, ending at its logits (no softmax)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.model = model
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        m = self.model
+        x = self.quant(torch.flatten(x, 1))
+        x = F.relu(m.fc2(F.relu(m.fc1(x))))
+        return self.dequant(m.fc3(x))
+
+
+def quantizable_mlp():
+    return QuantizedMlp(Mlp()).eval(), (4, 1, 28, 28), "model.fc3", 16
+
+
+def quantizable_mobilenet_v2():
+    """torchvision's quantizable MobileNetV2 (QuantStub, FloatFunctional residual adds) with
+    Conv+BN+ReLU fused, BatchNorm statistics randomized like the float zoo model's."""
+    import torchvision.models.quantization as tvq
+    model = tvq.mobilenet_v2(weights=None, quantize=False, num_classes=1000)
+    randomize_batchnorm(model, torch.Generator().manual_seed(1))
+    model.eval()
+    model.fuse_model()
+    return model, (1, 3, 224, 224), "classifier.1", 4
+
+
 def export_int8(name, out_dir):
     """Post-training static quantization (torch.ao.quantization, engine qnnpack: uint8
     activations, int8 weights per tensor) of a zoo model with the float model's seed,
@@ -224,7 +255,8 @@ def export_int8(name, out_dir):
 
 # Quantizable models: name -> () -> (model with quant stubs, input shape, last quantized layer,
 # calibration batches of 8).
-QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "resnet18_int8": quantizable_resnet18}
+QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "mlp_int8": quantizable_mlp, "resnet18_int8": quantizable_resnet18,
+               "mobilenet_v2_int8": quantizable_mobilenet_v2}
 # Quantized variants of zoo models: name -> exporter.
 QUANTIZED = {name: export_int8 for name in QUANTIZABLE}
 

@@ -159,6 +159,35 @@ static inline int flowhls_report(const char *name, flowhls_comparison c) {
     return c.mismatches == 0;
 }
 
+/* The verdict, PASS or FAIL, is the last line a testbench prints. A C++ testbench defers it to
+ * an exit handler registered before the kernel runs (flowhls_verdict_at_exit), since handlers
+ * run in reverse order: it then follows what vendor headers print at exit (AMD's hls_stream.h
+ * reports the streams' maximum depth from a handler registered when a stream is first used). */
+static int flowhls_verdict_failed = -1, flowhls_verdict_outputs = 0, flowhls_verdict_deferred = 0;
+
+static inline void flowhls_print_verdict(void) {
+    if (flowhls_verdict_failed > 0) {
+        printf("FAIL: %d of %d output(s) differ from the reference\n", flowhls_verdict_failed,
+               flowhls_verdict_outputs);
+    } else if (flowhls_verdict_failed == 0) {
+        printf("PASS: %d output(s) match the reference\n", flowhls_verdict_outputs);
+    }
+}
+
+static inline void flowhls_verdict_at_exit(void) {
+    flowhls_verdict_deferred = 1;
+    atexit(flowhls_print_verdict);
+}
+
+/* Records the verdict of `failed` outputs out of `outputs` and prints it (now, or at exit when
+ * deferred); returns the testbench's exit status. */
+static inline int flowhls_verdict(int failed, int outputs) {
+    flowhls_verdict_failed = failed;
+    flowhls_verdict_outputs = outputs;
+    if (!flowhls_verdict_deferred) flowhls_print_verdict();
+    return failed ? 1 : 0;
+}
+
 /* Command line of a testbench: [DATA_DIR] [--atol X] [--rtol Y]; the tolerances default to
  * `atol` and `rtol`. */
 typedef struct {

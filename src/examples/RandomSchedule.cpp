@@ -115,18 +115,26 @@ private:
         }
         std::set<std::string> owners;
         loop_owners(s.func.name(), owners);
-        if (choice == 0 || owners.empty()) {
+        // Computed inside one consumer's loops only when it is the only consumer that owns
+        // loops: inside one of several, the others could not see it (an illegal draw).
+        if (choice == 0 || owners.size() != 1) {
             s.func.compute_root();
             return;
         }
-        std::vector<std::string> candidates(owners.begin(), owners.end());
-        StagePlan &consumer = plans.at(candidates[rng.below(static_cast<int>(candidates.size()))]);
-        int compute = rng.below(static_cast<int>(consumer.loops.size()));
-        s.func.compute_at(consumer.func, Halide::Var(consumer.loops[compute]));
+        StagePlan &consumer = plans.at(*owners.begin());
+        // A loop level names the consumer's last stage: with update definitions (left unscheduled)
+        // that is the update's loop nest, over the pure variables as declared.
+        std::vector<std::string> loops = consumer.loops;
+        if (consumer.func.has_update_definition()) {
+            loops.clear();
+            for (const Halide::Var &v : consumer.func.args()) loops.push_back(v.name());
+        }
+        int compute = rng.below(static_cast<int>(loops.size()));
+        s.func.compute_at(consumer.func, Halide::Var(loops[compute]));
         // Storage at the compute level or further out (or at the root).
-        int store = compute + rng.below(static_cast<int>(consumer.loops.size()) - compute + 1);
-        if (store >= static_cast<int>(consumer.loops.size())) s.func.store_root();
-        else s.func.store_at(consumer.func, Halide::Var(consumer.loops[store]));
+        int store = compute + rng.below(static_cast<int>(loops.size()) - compute + 1);
+        if (store >= static_cast<int>(loops.size())) s.func.store_root();
+        else s.func.store_at(consumer.func, Halide::Var(loops[store]));
     }
 
     // Split, reorder and unroll of the pure definition's loops.

@@ -29,10 +29,5 @@ int main(int argc, char **argv) {
 #endif
     outputs++;
     if (!flowhls_report("scaled", flowhls_compare(tb_out_scaled, tb_ref_scaled, sizeof tb_out_scaled[0], FLOWHLS_KIND_FLOAT, 24, args.atol, args.rtol))) failed++;
-    if (failed) {
-        printf("FAIL: %d of %d output(s) differ from the reference\n", failed, outputs);
-        return 1;
-    }
-    printf("PASS: %d output(s) match the reference\n", outputs);
-    return 0;
+    return flowhls_verdict(failed, outputs);
 }

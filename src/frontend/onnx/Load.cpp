@@ -2,6 +2,7 @@
 // inference, value types, support check.
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/Converter.h"
+#include "frontend/onnx/InferenceGuard.h"
 #include "frontend/onnx/TensorData.h"
 #include "frontend/onnx/Validate.h"
 #include "support/Paths.h"
@@ -70,6 +71,7 @@ int check_and_convert(onnx::ModelProto &model, const std::string &path) {
     } catch (const std::exception &e) {
         throw Error("'" + path + "' fails the ONNX checker: " + one_line(e.what()));
     }
+    guard_shape_inference(model, path);
     int opset = default_opset(model);
     if (opset == 0) return opset;  // no default-domain nodes; the support check lists the others
     if (opset > kOnnxTargetOpset) {
@@ -202,9 +204,14 @@ std::string node_support(const onnx::NodeProto &n, const std::map<std::string, V
 }  // namespace
 
 void check_types(const onnx::GraphProto &g, const std::map<std::string, ValueType> &types, const std::string &path) {
+    std::map<std::string, int> rank;
+    for (const auto &[name, t] : types) {
+        if (t.has_shape) rank[name] = static_cast<int>(t.dims.size());
+    }
     for (int i = 0; i < g.node_size(); i++) {
         const onnx::NodeProto &n = g.node(i);
         if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
+        check_convolution_ranks(n, i, rank, path);
         std::string label = "node '" + node_label(n, i) + "' (" + n.op_type() + ")";
         std::map<std::string, std::pair<int, std::string>> bound;  // type parameter -> first value's type, name
         check_formals(n, label, false, types, bound, path);

@@ -28,7 +28,8 @@ int default_opset(const onnx::ModelProto &model);
 
 /// Contract: checks `model` (named `path` in messages) with the libonnx checker and converts
 /// it to kOnnxTargetOpset; returns the model's own default-domain opset. Throws
-/// flowhls::Error for a model the checker refuses, a newer opset or a failed conversion.
+/// flowhls::Error for a model the checker refuses, one guard_shape_inference refuses, a newer
+/// opset or a failed conversion.
 int check_and_convert(onnx::ModelProto &model, const std::string &path);
 
 /// Runs ONNX shape inference on `model` (named `path` in messages); throws flowhls::Error
@@ -56,7 +57,8 @@ std::string node_label(const onnx::NodeProto &node, int index);
 /// Contract: checks the element types of every default-domain node of `graph` against its
 /// schema at kOnnxTargetOpset (`types` after shape inference): values sharing a type
 /// parameter have one type, within the types the parameter allows (so Add of float and int64
-/// is refused). Throws flowhls::Error naming `path`, the node and the values.
+/// is refused); convolutions have the ranks check_convolution_ranks requires of the inferred
+/// shapes. Throws flowhls::Error naming `path`, the node and the values.
 void check_types(const onnx::GraphProto &graph, const std::map<std::string, ValueType> &types, const std::string &path);
 
 /// Contract: lists every node of `model`'s graph that no converter handles (domain, op type,

@@ -162,8 +162,7 @@ private:
     }
 
     // Convolutions whose data and weight ranks are declared (graph inputs, initializers, value
-    // infos): equal ranks of at least 3, window attributes one value per spatial axis (pads two).
-    // libonnx's ConvTranspose shape inference reads past the kernel shape otherwise (SIGSEGV).
+    // infos): see check_convolution_ranks.
     void convolution_ranks(const onnx::GraphProto &g) {
         std::map<std::string, int> rank;
         auto declare = [&](const onnx::ValueInfoProto &v) {
@@ -174,35 +173,7 @@ private:
         for (const onnx::ValueInfoProto &v : g.input()) declare(v);
         for (const onnx::ValueInfoProto &v : g.value_info()) declare(v);
         for (const onnx::TensorProto &t : g.initializer()) rank[t.name()] = t.dims_size();
-        static const std::map<std::string, int> kWeightInput = {
-            {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
-        for (int i = 0; i < g.node_size(); i++) {
-            const onnx::NodeProto &n = g.node(i);
-            auto op = kWeightInput.find(n.op_type());
-            if (!default_domain(n.domain()) || op == kWeightInput.end() || n.input_size() <= op->second) continue;
-            std::string label = "node '" + node_label(n, i) + "' (" + n.op_type() + ")";
-            auto x = rank.find(n.input(0)), w = rank.find(n.input(op->second));
-            if (x != rank.end() && x->second < 3) {
-                fail(label + ": input '" + n.input(0) + "' has rank " + std::to_string(x->second) +
-                     "; a convolution's input is N x C x spatial axes (rank 3 or more)");
-            }
-            if (x != rank.end() && w != rank.end() && x->second != w->second) {
-                fail(label + ": input '" + n.input(0) + "' has rank " + std::to_string(x->second) + " but weights '" +
-                     n.input(op->second) + "' have rank " + std::to_string(w->second) + "; they must be equal");
-            }
-            int spatial = x != rank.end() ? x->second - 2 : w != rank.end() ? w->second - 2 : -1;
-            if (spatial < 1) continue;
-            for (const onnx::AttributeProto &a : n.attribute()) {
-                const std::string &name = a.name();
-                int want = name == "pads" ? 2 * spatial : spatial;
-                bool per_axis = name == "pads" || name == "strides" || name == "dilations" || name == "kernel_shape" ||
-                                name == "output_padding";
-                if (per_axis && a.ints_size() != want) {
-                    fail(label + ": attribute '" + name + "' has " + std::to_string(a.ints_size()) + " value(s); " +
-                         std::to_string(want) + " for " + std::to_string(spatial) + " spatial axes");
-                }
-            }
-        }
+        for (int i = 0; i < g.node_size(); i++) check_convolution_ranks(g.node(i), i, rank, path_);
     }
 
     // A type recorded for a value: a known element type, every dimension in [0, 2^31).
@@ -323,6 +294,38 @@ private:
 };
 
 }  // namespace
+
+void check_convolution_ranks(const onnx::NodeProto &n, int index, const std::map<std::string, int> &rank,
+                             const std::string &path) {
+    static const std::map<std::string, int> kWeightInput = {
+        {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
+    auto op = kWeightInput.find(n.op_type());
+    if (!default_domain(n.domain()) || op == kWeightInput.end() || n.input_size() <= op->second) return;
+    auto fail = [&](const std::string &what) {
+        throw Error("'" + path + "': node '" + node_label(n, index) + "' (" + n.op_type() + "): " + what);
+    };
+    auto x = rank.find(n.input(0)), w = rank.find(n.input(op->second));
+    if (x != rank.end() && x->second < 3) {
+        fail("input '" + n.input(0) + "' has rank " + std::to_string(x->second) +
+             "; a convolution's input is N x C x spatial axes (rank 3 or more)");
+    }
+    if (x != rank.end() && w != rank.end() && x->second != w->second) {
+        fail("input '" + n.input(0) + "' has rank " + std::to_string(x->second) + " but weights '" +
+             n.input(op->second) + "' have rank " + std::to_string(w->second) + "; they must be equal");
+    }
+    int spatial = x != rank.end() ? x->second - 2 : w != rank.end() ? w->second - 2 : -1;
+    if (spatial < 1) return;
+    for (const onnx::AttributeProto &a : n.attribute()) {
+        const std::string &name = a.name();
+        int want = name == "pads" ? 2 * spatial : spatial;
+        bool per_axis = name == "pads" || name == "strides" || name == "dilations" || name == "kernel_shape" ||
+                        name == "output_padding";
+        if (per_axis && a.ints_size() != want) {
+            fail("attribute '" + name + "' has " + std::to_string(a.ints_size()) + " value(s); " +
+                 std::to_string(want) + " for " + std::to_string(spatial) + " spatial axes");
+        }
+    }
+}
 
 void validate_model(const onnx::ModelProto &model, const std::string &path) { Validator(model, path).run(); }
 

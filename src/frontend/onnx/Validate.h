@@ -4,6 +4,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <map>
 #include <string>
 
 namespace flowhls::onnx_import {
@@ -24,5 +25,14 @@ constexpr int kMaxSubgraphDepth = 16;
 ///   1, and a Constant has exactly one value.
 /// Throws flowhls::Error naming `path`, the node or value and the problem.
 void validate_model(const onnx::ModelProto &model, const std::string &path);
+
+/// Contract: for a convolution node `n` (Conv, ConvTranspose, ConvInteger, QLinearConv; the
+/// `index`-th of its graph) whose data and weight ranks are in `rank` (value name -> rank;
+/// unknown ranks absent): data rank at least 3, data and weight ranks equal, window attributes
+/// (strides, dilations, kernel_shape, output_padding) one value per spatial axis, pads two.
+/// libonnx's ConvTranspose shape inference reads past the kernel shape otherwise (SIGSEGV).
+/// Other nodes are not checked. Throws flowhls::Error naming `path`, the node and the problem.
+void check_convolution_ranks(const onnx::NodeProto &n, int index, const std::map<std::string, int> &rank,
+                             const std::string &path);
 
 }  // namespace flowhls::onnx_import
