@@ -2,6 +2,7 @@
 #include "analysis/MemoryModel.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace flowhls {
 
@@ -14,41 +15,19 @@ bool complete(const ArrayPartition &p) { return p.enabled && p.kind == Partition
 }  // namespace
 
 ChannelImplementation channel_of(const Buffer &b) {
-    ChannelImplementation c;
     const MemoryKind array = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
     switch (b.channel) {
-    case ChannelKind::OffChip:
-        c.kind = "argument";
-        c.memory = MemoryKind::Axi;
-        break;
+    case ChannelKind::OffChip: return {"argument", MemoryKind::Axi, 1};
     case ChannelKind::Port:  // an on-chip port: block RAM (ap_memory) or AXI4-Stream
-        c.kind = "argument";
-        c.memory = b.interface.mode == InterfaceMode::Axis ? MemoryKind::Fifo : MemoryKind::Port;
-        break;
-    case ChannelKind::Rom:
-        c.kind = "rom";
-        c.memory = array;
-        break;
-    case ChannelKind::Scalar:
-        c.kind = "scalar";
-        c.memory = MemoryKind::Register;
-        break;
+        return {"argument", b.interface.mode == InterfaceMode::Axis ? MemoryKind::Fifo : MemoryKind::Port, 1};
+    case ChannelKind::Rom: return {"rom", array, 1};
+    case ChannelKind::Scalar: return {"scalar", MemoryKind::Register, 1};
     case ChannelKind::Stream:
-    case ChannelKind::LineBufferedStream:
-        c.kind = "stream";
-        c.memory = MemoryKind::Fifo;
-        break;
-    case ChannelKind::Array:
-        c.kind = "array";
-        c.memory = array;
-        break;
-    case ChannelKind::PingPong:
-        c.kind = "ping-pong";
-        c.memory = array;
-        c.copies = 2;
-        break;
+    case ChannelKind::LineBufferedStream: return {"stream", MemoryKind::Fifo, 1};
+    case ChannelKind::Array: return {"array", array, 1};
+    case ChannelKind::PingPong: return {"ping-pong", array, 2};
     }
-    return c;
+    throw std::logic_error("channel_of: unknown channel kind of " + b.name);
 }
 
 std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const Filter &filter, const Device &device) {
