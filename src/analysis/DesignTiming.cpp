@@ -30,7 +30,7 @@ void for_each_producer(const FilterGraph &graph, size_t i, Visit visit) {
     for (const std::string &r : graph.filters[i].reads) {
         if (!graph.has_buffer(r)) continue;
         const Buffer &b = graph.buffer(r);
-        bool fifo = channel_of(b, true).memory == MemoryKind::Fifo;
+        bool fifo = channel_of(b).memory == MemoryKind::Fifo;
         for (int p : b.producers) {
             if (p != static_cast<int>(i)) visit(r, p, fifo);
         }

@@ -2,6 +2,7 @@
 #include "analysis/MemoryModel.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace flowhls {
 
@@ -9,46 +10,31 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-MemoryKind argument_memory(const Buffer &b) {
-    switch (b.interface.mode) {
-    case InterfaceMode::Bram: return MemoryKind::Port;
-    case InterfaceMode::Axis: return MemoryKind::Fifo;
-    case InterfaceMode::MAxi: return MemoryKind::Axi;
-    }
-    return MemoryKind::Axi;
-}
-
 bool complete(const ArrayPartition &p) { return p.enabled && p.kind == PartitionKind::Complete; }
 
 }  // namespace
 
-ChannelImplementation channel_of(const Buffer &b, bool dataflow) {
-    ChannelImplementation c;
-    if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
-        c.kind = "argument";
-        c.memory = argument_memory(b);
-    } else if (b.kind == BufferKind::Constant) {
-        c.kind = "rom";
-        c.memory = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
-    } else if (b.is_scalar()) {
-        c.kind = "scalar";
-        c.memory = MemoryKind::Register;
-    } else if (b.is_stream()) {
-        c.kind = "stream";
-        c.memory = MemoryKind::Fifo;
-    } else {
-        c.kind = dataflow ? "ping-pong" : "array";
-        c.memory = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
-        c.copies = dataflow ? 2 : 1;
+ChannelImplementation channel_of(const Buffer &b) {
+    const MemoryKind array = complete(b.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
+    switch (b.channel) {
+    case ChannelKind::OffChip: return {"argument", MemoryKind::Axi, 1};
+    case ChannelKind::Port:  // an on-chip port: block RAM (ap_memory) or AXI4-Stream
+        return {"argument", b.interface.mode == InterfaceMode::Axis ? MemoryKind::Fifo : MemoryKind::Port, 1};
+    case ChannelKind::Rom: return {"rom", array, 1};
+    case ChannelKind::Scalar: return {"scalar", MemoryKind::Register, 1};
+    case ChannelKind::Stream:
+    case ChannelKind::LineBufferedStream: return {"stream", MemoryKind::Fifo, 1};
+    case ChannelKind::Array: return {"array", array, 1};
+    case ChannelKind::PingPong: return {"ping-pong", array, 2};
     }
-    return c;
+    throw std::logic_error("channel_of: unknown channel kind of " + b.name);
 }
 
 std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const Filter &filter, const Device &device) {
     std::map<std::string, ArrayInfo> arrays;
     for (const Buffer &b : graph.buffers) {
         ArrayInfo a;
-        a.kind = channel_of(b, graph.dataflow.legal).memory;
+        a.kind = channel_of(b).memory;
         a.partition = b.partition;
         a.size = b.size();
         a.bits = b.type.bits();

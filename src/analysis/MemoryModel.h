@@ -27,7 +27,7 @@ struct ArrayInfo {
 };
 
 /// How a buffer between filters is implemented; the one place the estimator reads a buffer's
-/// channel flags (stream, scalar, kind, interface).
+/// channel kind (and, for an on-chip port, its interface: block RAM or AXI4-Stream).
 struct ChannelImplementation {
     /// "stream", "ping-pong" (double buffer of a dataflow region), "array" (sequential top),
     /// "scalar" (passed by value), "rom", or "argument" (a kernel argument).
@@ -37,8 +37,9 @@ struct ChannelImplementation {
     int copies = 1;
 };
 
-/// Contract: the implementation of `buffer` in a design whose top is a dataflow region or not. Pure.
-ChannelImplementation channel_of(const Buffer &buffer, bool dataflow);
+/// Contract: the implementation of `buffer` as its ChannelKind says (ping-pong or array as
+/// check-dataflow decided; never re-derived from the dataflow verdict). Pure.
+ChannelImplementation channel_of(const Buffer &buffer);
 
 /// Contract: every buffer and local array `filter` can access, with its memory kind, partition,
 /// size and element width: kernel arguments by interface (bram: Port, m_axi: Axi, axis: Fifo),

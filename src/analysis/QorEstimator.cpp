@@ -71,7 +71,7 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     for (const Buffer &b : graph.buffers) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
             // The interface of each bank of a block-RAM argument.
-            if (channel_of(b, d.dataflow).memory == MemoryKind::Port) {
+            if (channel_of(b).memory == MemoryKind::Port) {
                 ControlCost c = device.control_cost("port_bank");
                 int64_t banks = b.partition.enabled && b.partition.kind != PartitionKind::Complete
                                     ? std::max<int64_t>(1, b.partition.factor)
@@ -81,7 +81,7 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
             }
             continue;
         }
-        ChannelImplementation impl = channel_of(b, d.dataflow);
+        ChannelImplementation impl = channel_of(b);
         ChannelEstimate c;
         c.name = b.name;
         c.kind = impl.kind;

@@ -7,6 +7,7 @@
 #include "analysis/BambuTiming.h"
 #include "analysis/QorEstimator.h"
 #include "emit/HtmlReport.h"
+#include "emit/PrepareEmission.h"
 #include "emit/ProjectReport.h"
 #include "emit/QorReport.h"
 #include "emit/bambu/BambuDevices.h"
@@ -134,28 +135,50 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     return graph;
 }
 
-CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
-    // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
-    const HalideProgram program = isolated_copy(caller_program);
-    // Created first: an unwritable destination or unknown device fails before any work.
-    OutputDir out(options.output_dir);
-    Device device = load_device(options.device, options.clock_mhz);
-    // A part PandA-Bambu has no characterization of is refused before any work.
-    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
-    std::vector<std::string> interface_names;
-    FilterGraph graph = compile_graph(program, options, device, &interface_names);
-    // Packing pays where the pair's 27 x 18-bit multiply is one DSP (DSP48E2 parts), not on
-    // 7-series parts (25 x 18: two DSPs, as two int8 multiplies).
-    if (options.target == HlsTarget::Vitis && options.dsp_packing &&
-        device.op("imul8x2").dsp < 2 * device.op("imul8").dsp) {
-        std::vector<PackedLoop> packed;
-        graph = pack_dsp_pairs(graph, &packed);
-        for (const PackedLoop &p : packed) {
-            log(options, "      DSP packing: filter " + p.filter + ", loop " + p.loop + " (two MACs per multiply)");
-        }
-    }
+namespace {
 
-    log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
+// Contract: for Vitis with packing enabled, `graph` with two int8 MACs sharing an operand packed
+// per multiply where the part's 27 x 18-bit multiply is one DSP (DSP48E2 parts, not 7-series:
+// 25 x 18 takes two DSPs, as two int8 multiplies); otherwise `graph` unchanged. Logs each loop.
+FilterGraph pack_dsp(FilterGraph graph, const CompileOptions &options, const Device &device) {
+    if (options.target != HlsTarget::Vitis || !options.dsp_packing ||
+        device.op("imul8x2").dsp >= 2 * device.op("imul8").dsp) {
+        return graph;
+    }
+    std::vector<PackedLoop> packed;
+    graph = pack_dsp_pairs(graph, &packed);
+    for (const PackedLoop &p : packed) {
+        log(options, "      DSP packing: filter " + p.filter + ", loop " + p.loop + " (two MACs per multiply)");
+    }
+    return graph;
+}
+
+// The QoR estimates of a compiled graph: the Vitis-calibrated model, and for PandA-Bambu its
+// own cycle model (Bambu schedules differently); `json` is report.json's text.
+struct ProjectEstimates {
+    DesignEstimate design;
+    std::optional<BambuEstimate> bambu;
+    std::string json;
+    std::string bambu_model;  // report text of the Bambu model ("" for Vitis)
+};
+
+// Contract: the estimates of `graph` (after the pipeline) on `device` for `target`. Pure.
+ProjectEstimates estimate_project(const FilterGraph &graph, const Device &device, HlsTarget target) {
+    ProjectEstimates e;
+    e.design = estimate_design(graph, device, QorOptions());
+    e.json = qor_json(e.design, device);
+    if (target == HlsTarget::Bambu) {
+        e.bambu = estimate_bambu_cycles(graph);
+        nlohmann::json j = nlohmann::json::parse(e.json);
+        j["bambu_estimate"] = bambu_model_json(*e.bambu);
+        e.json = j.dump(2) + "\n";
+        e.bambu_model = bambu_model_text(*e.bambu);
+    }
+    return e;
+}
+
+// Contract: the project settings (target, part, clock, tolerances) of `program` on `device`. Pure.
+ProjectSettings project_settings(const HalideProgram &program, const CompileOptions &options, const Device &device) {
     ProjectSettings settings;
     settings.target = options.target;
     settings.vitis_part = device.vitis_part;
@@ -163,30 +186,44 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     settings.clock_mhz = device.clock_mhz;
     settings.atol = program.atol;
     settings.rtol = program.rtol;
+    return settings;
+}
+
+// Contract: every generated file except the test data: the kernel sources (checked emittable
+// first, so a graph the target cannot print is refused before anything is written), the
+// project files, report.txt/json/html, the runtime headers and graph.txt. `staging` is the
+// output's staging directory (render_svg's scratch file). Fills `estimates`.
+std::vector<EmittedFile> code_and_report_files(const FilterGraph &graph, const HalideProgram &program,
+                                               const CompileOptions &options, const Device &device,
+                                               const std::string &staging, ProjectEstimates &estimates) {
+    log(options, "[4/5] emitting " + hls_target_name(options.target) + " code");
+    check_emittable(graph, options.target);
+    const ProjectSettings settings = project_settings(program, options, device);
     std::vector<EmittedFile> files =
         options.target == HlsTarget::Vitis ? emit_vitis_files(graph, settings) : emit_bambu_files(graph, settings);
-    DesignEstimate estimate = estimate_design(graph, device, QorOptions());
-    std::string json = qor_json(estimate, device);
-    std::optional<BambuEstimate> bambu;
-    if (options.target == HlsTarget::Bambu) {  // Bambu schedules differently: its own model too
-        bambu = estimate_bambu_cycles(graph);
-        nlohmann::json j = nlohmann::json::parse(json);
-        j["bambu_estimate"] = bambu_model_json(*bambu);
-        json = j.dump(2) + "\n";
-    }
-    const std::string bambu_model = bambu ? bambu_model_text(*bambu) : "";
+    estimates = estimate_project(graph, device, options.target);
     for (EmittedFile &f : emit_project_files(graph, settings)) files.push_back(std::move(f));
-    files.push_back({"report.txt", project_report(graph, options.target, estimate, device, bambu_model)});
-    files.push_back({"report.json", json});
-    files.push_back(
-        {"report.html", html_report(graph, estimate, device, render_svg(dataflow_dot(graph, estimate), out.staging_path()))});
+    files.push_back({"report.txt", project_report(graph, options.target, estimates.design, device, estimates.bambu_model)});
+    files.push_back({"report.json", estimates.json});
+    files.push_back({"report.html", html_report(graph, estimates.design, device,
+                                                render_svg(dataflow_dot(graph, estimates.design), staging))});
     for (const EmbeddedFile &f : runtime_support_files()) {
         // The hls::stream and ap_int stand-ins and the DSP packing helpers (ap_int) are C++.
         bool cxx_only = f.path.rfind("csim/", 0) == 0 || f.path == "flowhls_pack.h";
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
     }
     files.push_back({"graph.txt", print_graph(graph)});
+    return files;
+}
 
+// Contract: the test data files: one .npy per kernel argument (from the program's test data or
+// the Halide JIT's reference run) and data/manifest.txt listing the program's inputs and
+// outputs in program order (what `flowhls csim --inputs/--expected` replaces).
+// `interface_names` are the program names of the graph's non-intermediate buffers in buffer
+// order (compile_graph's); a pass that added or removed one is an internal error.
+std::vector<EmittedFile> test_data_files(const FilterGraph &graph, const HalideProgram &program,
+                                         const CompileOptions &options,
+                                         const std::vector<std::string> &interface_names) {
     log(options, program.expected_outputs.empty() ? "[5/5] computing reference outputs with the Halide JIT"
                                                   : "[5/5] writing the test data");
     ReferenceData ref = reference_data(program, options);
@@ -202,6 +239,7 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
         program_name_of[b.name] = interface_names[k++];
     }
     if (k != interface_names.size()) throw std::logic_error("compile: the passes removed an interface buffer");
+    std::vector<EmittedFile> files;
     std::map<std::string, std::string> file_of;
     for (const std::string &arg : graph.args) {
         const Buffer &b = graph.buffer(arg);
@@ -210,8 +248,6 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
         files.push_back({data_file(b), npy_bytes(*it->second)});
         file_of[program_name_of.at(arg)] = data_file(b);
     }
-    // data/manifest.txt: the data files of the program's inputs and outputs in program order
-    // (what `flowhls csim --inputs/--expected` replaces).
     std::string manifest = "# kind file (program order; generated by flowhls)\n";
     for (const ProgramInput &in : program.inputs) {
         auto it = file_of.find(in.param.name());
@@ -219,8 +255,13 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     }
     for (const ProgramOutput &o : program.outputs) manifest += "output " + file_of.at(o.func.name()) + "\n";
     files.push_back({"data/manifest.txt", manifest});
+    return files;
+}
 
-    CompileResult result;
+// Contract: writes `files` into `out`'s staging directory (executable ones with exec bits),
+// commits it, and returns the written paths sorted.
+std::vector<std::string> write_project(OutputDir &out, const std::vector<EmittedFile> &files) {
+    std::vector<std::string> paths;
     for (const EmittedFile &f : files) {
         out.write(f.path, f.contents);
         if (f.executable) {
@@ -229,19 +270,26 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
                                              std::filesystem::perms::others_exec,
                                          std::filesystem::perm_options::add);
         }
-        result.files.push_back(f.path);
+        paths.push_back(f.path);
     }
     out.commit();
-    std::sort(result.files.begin(), result.files.end());
-    result.output_dir = out.final_path();
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+// Contract: fills the summary fields of `result` (kernel, filters, dataflow verdict, graph dump,
+// estimates, channel and line-buffer words, whether the design fits `device`). Pure.
+void summarize(const FilterGraph &graph, const ProjectEstimates &estimates, const Device &device,
+               CompileResult &result) {
+    const DesignEstimate &estimate = estimates.design;
     result.kernel_name = graph.name;
     for (const Filter &f : graph.filters) result.filters.push_back(f.function_name);
     result.dataflow = graph.dataflow.legal;
     result.dataflow_reason = graph.dataflow.reason;
     result.graph_dump = print_graph(graph);
-    result.qor_report = estimate_text(estimate, device, bambu_model);
+    result.qor_report = estimate_text(estimate, device, estimates.bambu_model);
     result.latency_cycles = estimate.latency;
-    result.bambu_cycles = bambu ? bambu->cycles : -1;
+    result.bambu_cycles = estimates.bambu ? estimates.bambu->cycles : -1;
     result.interval_cycles = estimate.interval;
     result.throughput = estimate.throughput;
     result.dsp = estimate.total.dsp;
@@ -262,6 +310,29 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     }
     result.fits = estimate.total.dsp <= device.capacity.dsp && estimate.total.bram18k <= device.capacity.bram18k &&
                   estimate.total.lut <= device.capacity.lut && estimate.total.ff <= device.capacity.ff;
+}
+
+}  // namespace
+
+CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
+    // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
+    const HalideProgram program = isolated_copy(caller_program);
+    // Created first: an unwritable destination or unknown device fails before any work.
+    OutputDir out(options.output_dir);
+    Device device = load_device(options.device, options.clock_mhz);
+    // A part PandA-Bambu has no characterization of is refused before any work.
+    if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
+    std::vector<std::string> interface_names;
+    FilterGraph graph = pack_dsp(compile_graph(program, options, device, &interface_names), options, device);
+
+    ProjectEstimates estimates;
+    std::vector<EmittedFile> files = code_and_report_files(graph, program, options, device, out.staging_path(), estimates);
+    for (EmittedFile &f : test_data_files(graph, program, options, interface_names)) files.push_back(std::move(f));
+
+    CompileResult result;
+    result.files = write_project(out, files);
+    result.output_dir = out.final_path();
+    summarize(graph, estimates, device, result);
     return result;
 }
 

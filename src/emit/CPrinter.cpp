@@ -1,6 +1,5 @@
 // CPrinter: lowered Halide statements and expressions printed as C/C++.
 #include "emit/CPrinter.h"
-#include "flowhls/Error.h"
 #include "ir/FloatText.h"
 
 #include <cinttypes>
@@ -22,11 +21,9 @@ std::string pad(int indent) { return std::string(4 * indent, ' '); }
 
 bool is_narrow_int(Halide::Type t) { return (t.is_int() || t.is_uint()) && t.bits() < 32; }
 
-std::string describe(const Expr &e) {
-    std::ostringstream os;
-    os << e;
-    std::string s = os.str();
-    return s.size() > 160 ? s.substr(0, 160) + "..." : s;
+// What check_printable refuses reached the printer: an internal error.
+[[noreturn]] void unchecked(const std::string &what) {
+    throw std::logic_error("CPrinter: " + what + " (check_printable not run?)");
 }
 
 // Halide's pure-extern math functions and their C names for float32 (f) and float64.
@@ -58,21 +55,31 @@ bool math_function(const std::string &name, std::string *c_name) {
 
 }  // namespace
 
+std::string short_text(const Expr &e) {
+    std::ostringstream os;
+    os << e;
+    std::string s = os.str();
+    return s.size() > 160 ? s.substr(0, 160) + "..." : s;
+}
+
+bool c_type_supported(Halide::Type t) {
+    t = t.element_of();
+    if (t.is_bool()) return true;
+    if (t.is_float()) return t.bits() == 32 || t.bits() == 64;
+    if (t.is_int() || t.is_uint()) return t.bits() == 8 || t.bits() == 16 || t.bits() == 32 || t.bits() == 64;
+    return false;
+}
+
 std::string c_type(Halide::Type t) {
     t = t.element_of();
+    if (!c_type_supported(t)) {
+        std::ostringstream os;
+        os << t;
+        unchecked("type " + os.str() + " is not supported by the C emitter");
+    }
     if (t.is_bool()) return "bool";
-    if (t.is_float()) {
-        if (t.bits() == 32) return "float";
-        if (t.bits() == 64) return "double";
-    }
-    if (t.is_int() || t.is_uint()) {
-        if (t.bits() == 8 || t.bits() == 16 || t.bits() == 32 || t.bits() == 64) {
-            return std::string(t.is_uint() ? "uint" : "int") + std::to_string(t.bits()) + "_t";
-        }
-    }
-    std::ostringstream os;
-    os << t;
-    throw Error("type " + os.str() + " is not supported by the C emitter");
+    if (t.is_float()) return t.bits() == 32 ? "float" : "double";
+    return std::string(t.is_uint() ? "uint" : "int") + std::to_string(t.bits()) + "_t";
 }
 
 std::string helper_suffix(Halide::Type t) {
@@ -124,14 +131,14 @@ std::string c_literal(const Expr &e, FloatLiteralForm floats) {
         if (single) s += "f";
         return v < 0 || std::signbit(v) ? "(" + s + ")" : s;
     }
-    throw std::logic_error("c_literal: not a constant: " + describe(e));
+    throw std::logic_error("c_literal: not a constant: " + short_text(e));
 }
 
 std::string CPrinter::expr(const Expr &e) const {
     if (!e.defined()) throw std::logic_error("CPrinter: undefined expression");
     Halide::Type t = e.type();
     bool vector = t.lanes() != 1;
-    if (vector && lane.empty()) throw Error("vector expression cannot be printed as C for this target: " + describe(e));
+    if (vector && lane.empty()) unchecked("vector expression outside a vector statement: " + short_text(e));
     if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e, dialect.floats);
     if (const Variable *v = e.as<Variable>()) return vector ? v->name + "[" + lane + "]" : v->name;
     // One lane of a vector: a broadcast is its scalar, a ramp its base plus lane times stride.
@@ -140,14 +147,14 @@ std::string CPrinter::expr(const Expr &e) const {
         std::string value = "(" + expr(r->base) + " + " + expr(r->stride) + " * " + lane + ")";
         return is_narrow_int(t.element_of()) ? "((" + c_type(t) + ")" + value + ")" : value;
     }
-    if (e.as<Shuffle>() || e.as<VectorReduce>()) throw Error("vector shuffles and reductions are not supported: " + describe(e));
+    if (e.as<Shuffle>() || e.as<VectorReduce>()) unchecked("vector shuffle or reduction: " + short_text(e));
     if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
     if (const Load *l = e.as<Load>()) {
         if (scalars.count(l->name)) return l->name;
         if (streams.count(l->name)) return l->name + ".read()";
         std::string load = l->name + "[" + expr(l->index) + "]";
         if (is_const_one(l->predicate)) return load;
-        if (!vector) throw Error("predicated load cannot be printed as C: " + describe(e));
+        if (!vector) unchecked("predicated load: " + short_text(e));
         // Inactive lanes of a predicated load are unspecified; they read as zero.
         return "(" + expr(l->predicate) + " ? " + load + " : (" + c_type(t) + ")0)";
     }
@@ -201,12 +208,14 @@ std::string CPrinter::binary(const Expr &e) const {
     if (const GE *op = e.as<GE>()) return compare(">=", op->a, op->b);
     if (const And *op = e.as<And>()) return compare("&&", op->a, op->b);
     if (const Or *op = e.as<Or>()) return compare("||", op->a, op->b);
-    throw Error("expression cannot be printed as C: " + describe(e));
+    unchecked("expression without a C form: " + short_text(e));
 }
 
-std::string CPrinter::call(const Call *op) const {
+namespace {
+
+// The C spelling of call `op` with its arguments spelled by `arg`; "" when C has none.
+std::string call_text(const Call *op, const std::function<std::string(size_t)> &arg) {
     Halide::Type t = op->type.element_of();
-    auto arg = [&](size_t i) { return expr(op->args.at(i)); };
     std::string fn;
     if (op->call_type == Call::PureExtern && math_function(op->name, &fn)) {
         std::string out = fn + "(";
@@ -276,14 +285,25 @@ std::string CPrinter::call(const Call *op) const {
             return "((" + ty + ")" + arg(0) + ")";
         }
     }
-    throw Error("call to '" + op->name + "' is not supported by the C emitter (in " +
-                describe(Expr(op)) + ")");
+    return "";
+}
+
+}  // namespace
+
+bool c_call_supported(const Call *op) {
+    return !call_text(op, [](size_t) { return std::string("a"); }).empty();
+}
+
+std::string CPrinter::call(const Call *op) const {
+    std::string text = call_text(op, [&](size_t i) { return expr(op->args.at(i)); });
+    if (text.empty()) unchecked("call to '" + op->name + "' without a C form: " + short_text(Expr(op)));
+    return text;
 }
 
 void CPrinter::vector_stmt(int lanes, const std::function<std::string()> &target_of,
                            const std::function<std::string()> &element, const Expr &predicate, std::ostream &os,
                            int indent) const {
-    if (!dialect.vectors_as_arrays) throw Error("vector code cannot be printed for this target");
+    if (!dialect.vectors_as_arrays) unchecked("vector code in a dialect without vectors");
     lane = kLane;
     std::string target = target_of();
     std::string value = element();
@@ -311,7 +331,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
             bound = f->name + "_end";
         }
         if (f->for_type == ForType::Parallel) {
-            if (!dialect.openmp_parallel) throw Error("parallel loop '" + f->name + "' cannot be printed for this target");
+            if (!dialect.openmp_parallel) unchecked("parallel loop '" + f->name + "' in a dialect without them");
             os << "#pragma omp for\n";
         }
         auto prefix = loop_prefix_pragmas.find(f->name);
@@ -351,7 +371,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
                 st->predicate, os, indent);
             return;
         }
-        if (!is_const_one(st->predicate)) throw Error("predicated store cannot be printed as C");
+        if (!is_const_one(st->predicate)) unchecked("predicated scalar store");
         if (scalars.count(st->name)) {
             os << pad(indent) << st->name << " = " << expr(st->value) << ";\n";
         } else if (streams.count(st->name)) {
@@ -389,7 +409,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
     } else {
         std::ostringstream text;
         text << s;
-        throw Error("statement cannot be printed as C: " + text.str().substr(0, 160));
+        unchecked("statement without a C form: " + text.str().substr(0, 160));
     }
 }
 

@@ -36,8 +36,18 @@ struct CDialect {
     FloatLiteralForm floats = FloatLiteralForm::Decimal;
 };
 
-/// The C spelling of a Halide type's element ("float", "uint16_t", ...).
+/// Whether a Halide type's element has a C spelling (bool, float32/64, 8..64-bit integers).
+bool c_type_supported(Halide::Type t);
+
+/// The C spelling of a Halide type's element ("float", "uint16_t", ...); the type must be
+/// c_type_supported (std::logic_error otherwise).
 std::string c_type(Halide::Type t);
+
+/// Whether CPrinter prints call `op` (math functions, the intrinsics it lowers).
+bool c_call_supported(const Halide::Internal::Call *op);
+
+/// The expression as Halide prints it, cut at 160 characters (for messages).
+std::string short_text(const Halide::Expr &e);
 
 /// The suffix of the flowhls_math.h helpers for a type ("f32", "u16", ...).
 std::string helper_suffix(Halide::Type t);
@@ -46,8 +56,8 @@ std::string helper_suffix(Halide::Type t);
 /// form; infinities and NaN are INFINITY and NAN from math.h.
 std::string c_literal(const Halide::Expr &constant, FloatLiteralForm floats = FloatLiteralForm::Decimal);
 
-/// Read-only printer of statements and expressions. Throws flowhls::Error for IR it cannot
-/// express (the message names the construct).
+/// Read-only printer of statements and expressions. The IR must have passed check_printable
+/// (emit/PrepareEmission.h) for the same dialect: what it refuses is a std::logic_error here.
 class CPrinter {
 public:
     /// `scalars`: buffers printed as scalar variables (their accesses drop the index);

@@ -1,8 +1,8 @@
 // emit_kernel: the FilterGraph printed as C/C++ for an HLS tool.
 #include "emit/KernelEmitter.h"
+#include "ir/IRQueries.h"
 
 #include <algorithm>
-#include <cstring>
 #include <sstream>
 
 namespace flowhls {
@@ -63,13 +63,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
                   std::ostream &os) {
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
-    for (const Buffer &b : g.buffers) {
-        if (b.is_scalar()) scalars.insert(b.name);
-        if (style.streams && b.is_stream()) streams.insert(b.name);
-    }
-    for (const LocalBuffer &l : f.locals) {
-        if (l.scalar) scalars.insert(l.name);
-    }
+    printed_as_values(g, f, style, scalars, streams);
     std::map<std::string, std::vector<std::string>> pragmas, prefix_pragmas;
     for (const auto &d : f.directives) {
         std::vector<std::string> body, before;
@@ -103,24 +97,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
 
 // Element `i` (storage order) of a constant buffer as a C literal.
 std::string element_literal(const Halide::Buffer<> &data, int64_t i, FloatLiteralForm floats) {
-    const uint8_t *p = static_cast<const uint8_t *>(data.data()) + i * data.type().bytes();
-    Halide::Type t = data.type();
-    auto load = [&](auto v) {
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    };
-    Halide::Expr e;
-    if (t == Halide::Float(32)) e = Halide::Expr(load(float()));
-    else if (t == Halide::Float(64)) e = Halide::Expr(load(double()));
-    else if (t.is_int() && t.bits() == 8) e = Halide::Internal::make_const(t, load(int8_t()));
-    else if (t.is_int() && t.bits() == 16) e = Halide::Internal::make_const(t, load(int16_t()));
-    else if (t.is_int() && t.bits() == 32) e = Halide::Internal::make_const(t, load(int32_t()));
-    else if (t.is_int() && t.bits() == 64) e = Halide::Internal::make_const(t, load(int64_t()));
-    else if (t.bits() == 8) e = Halide::Internal::make_const(t, load(uint8_t()));
-    else if (t.bits() == 16) e = Halide::Internal::make_const(t, load(uint16_t()));
-    else if (t.bits() == 32) e = Halide::Internal::make_const(t, load(uint32_t()));
-    else e = Halide::Internal::make_const(t, load(uint64_t()));
-    return c_literal(e, floats);
+    return c_literal(element_constant(data, i), floats);
 }
 
 std::string rom_declaration(const Buffer &b) {
@@ -141,6 +118,17 @@ std::string rom_source(const Buffer &b, FloatLiteralForm floats) {
 }
 
 }  // namespace
+
+void printed_as_values(const FilterGraph &g, const Filter &f, const KernelStyle &style, std::set<std::string> &scalars,
+                       std::set<std::string> &streams) {
+    for (const Buffer &b : g.buffers) {
+        if (b.is_scalar()) scalars.insert(b.name);
+        if (style.streams && b.is_stream()) streams.insert(b.name);
+    }
+    for (const LocalBuffer &l : f.locals) {
+        if (l.scalar) scalars.insert(l.name);
+    }
+}
 
 std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target) {
     std::vector<std::string> out;

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,8 +65,13 @@ struct KernelStyle {
     bool streams = false;
 };
 
+/// The buffers filter `f` prints as variables (`scalars`: scalar intermediates and locals) and
+/// as FIFOs (`streams`: stream channels when the style has them); added to the sets.
+void printed_as_values(const FilterGraph &graph, const Filter &f, const KernelStyle &style,
+                       std::set<std::string> &scalars, std::set<std::string> &streams);
+
 /// Contract: prints the graph (after the pass pipeline: legal names, no Let expressions,
-/// dataflow verdict set) in `style`: a static function per filter, the top function (the main
+/// dataflow verdict set; check_emittable passed for `style`) in `style`: a static function per filter, the top function (the main
 /// filter) declaring intermediate buffers as local arrays and calling the filters in order.
 /// Read-only. Returns kernel.h and the kernel source.
 std::vector<EmittedFile> emit_kernel(const FilterGraph &graph, const KernelStyle &style);

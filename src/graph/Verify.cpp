@@ -1,5 +1,6 @@
 // verify_graph: structural, naming, typing, scoping and bounds invariants of a FilterGraph.
 #include "graph/Verify.h"
+#include "ir/ConditionalVisitor.h"
 
 #include <algorithm>
 #include <cctype>
@@ -92,11 +93,11 @@ private:
 };
 
 // Checks one filter body: names, scoping, types and bounds of its accesses.
-class BodyChecker : public IRVisitor {
+class BodyChecker : public ConditionalVisitor {
 public:
     BodyChecker(const FilterGraph &g, const Filter &f, const VerifyOptions &options, std::vector<std::string> &problems,
                 std::vector<OutOfBoundsAccess> &outside)
-        : g(g), f(f), options(options), problems(problems), outside(outside) {
+        : ConditionalVisitor(true), g(g), f(f), options(options), problems(problems), outside(outside) {
         for (const LocalBuffer &l : f.locals) local_size[l.name] = l.size;
     }
     /// Names of the loops of the body.
@@ -116,9 +117,8 @@ private:
     Scope<Interval> loops;
     Scope<Expr> lets;
     Scope<int64_t> allocated;
-    // Depth of conditional evaluation (if, select, short-circuit operand, empty loop).
-    int conditional = 0;
-    using IRVisitor::visit;
+    // `conditional` (ConditionalVisitor) also counts empty loops.
+    using ConditionalVisitor::visit;
 
     void problem(const std::string &what) { problems.push_back("filter " + f.name + ": " + what); }
 
@@ -223,7 +223,10 @@ private:
         }
         conditional -= empty;
     }
-    void visit(const LetStmt *op) override {
+    // A Let or LetStmt: its value checked, its name bound (with the value, when small, for
+    // the bounds of accesses) while its body is checked.
+    template <typename LetNode>
+    void visit_let(const LetNode *op) {
         op->value.accept(this);
         bind(op->name, "let");
         Expr v = expand(op->value);
@@ -232,49 +235,8 @@ private:
         ScopedBinding<Expr> l(lets, op->name, v);
         op->body.accept(this);
     }
-    void visit(const Let *op) override {
-        op->value.accept(this);
-        bind(op->name, "let");
-        Expr v = expand(op->value);
-        if (v.defined() && larger_than(v, 64)) v = Expr();
-        ScopedBinding<> b(bound, op->name);
-        ScopedBinding<Expr> l(lets, op->name, v);
-        op->body.accept(this);
-    }
-    void visit(const IfThenElse *op) override {
-        op->condition.accept(this);
-        conditional++;
-        op->then_case.accept(this);
-        if (op->else_case.defined()) op->else_case.accept(this);
-        conditional--;
-    }
-    void visit(const Select *op) override {
-        op->condition.accept(this);
-        conditional++;
-        op->true_value.accept(this);
-        op->false_value.accept(this);
-        conditional--;
-    }
-    void visit(const And *op) override {
-        op->a.accept(this);
-        conditional++;
-        op->b.accept(this);
-        conditional--;
-    }
-    void visit(const Or *op) override {
-        op->a.accept(this);
-        conditional++;
-        op->b.accept(this);
-        conditional--;
-    }
-    void visit(const Call *op) override {
-        for (size_t i = 0; i < op->args.size(); i++) {
-            bool lazy = op->is_intrinsic(Call::if_then_else) && i > 0;
-            conditional += lazy;
-            op->args[i].accept(this);
-            conditional -= lazy;
-        }
-    }
+    void visit(const LetStmt *op) override { visit_let(op); }
+    void visit(const Let *op) override { visit_let(op); }
     void visit(const Load *op) override {
         check_access("load", op->name, op->type, op->index, op->predicate);
         IRVisitor::visit(op);

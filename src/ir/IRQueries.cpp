@@ -1,6 +1,8 @@
 // constant_int / buffer_accesses / referenced_variables / constant_offset_groups: small IR queries.
 #include "ir/IRQueries.h"
 
+#include <cstring>
+
 namespace flowhls {
 
 using namespace Halide::Internal;
@@ -22,6 +24,10 @@ private:
         accesses.stores.insert(op->name);
         IRVisitor::visit(op);
     }
+    void visit(const Allocate *op) override {
+        accesses.allocates.insert(op->name);
+        IRVisitor::visit(op);
+    }
     void visit(const Variable *op) override { variables.insert(op->name); }
 };
 
@@ -37,6 +43,25 @@ Collect collect(const Node &n) {
 std::optional<int64_t> constant_int(const Halide::Expr &e) {
     if (const int64_t *c = as_const_int(e)) return *c;
     return std::nullopt;
+}
+
+Halide::Expr element_constant(const Halide::Buffer<> &b, int64_t i) {
+    const Halide::Type t = b.type();
+    const uint8_t *p = static_cast<const uint8_t *>(b.data()) + i * t.bytes();
+    auto get = [&](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    };
+    if (t == Halide::Float(32)) return Halide::Expr(get(float()));
+    if (t == Halide::Float(64)) return Halide::Expr(get(double()));
+    if (t.is_int() && t.bits() == 8) return make_const(t, get(int8_t()));
+    if (t.is_int() && t.bits() == 16) return make_const(t, get(int16_t()));
+    if (t.is_int() && t.bits() == 32) return make_const(t, get(int32_t()));
+    if (t.is_int() && t.bits() == 64) return make_const(t, get(int64_t()));
+    if (t.bits() <= 8) return make_const(t, get(uint8_t()));  // bool and uint8
+    if (t.bits() == 16) return make_const(t, get(uint16_t()));
+    if (t.bits() == 32) return make_const(t, get(uint32_t()));
+    return make_const(t, get(uint64_t()));
 }
 
 BufferAccesses buffer_accesses(const Stmt &s) { return collect(s).accesses; }

@@ -16,9 +16,13 @@ namespace flowhls {
 /// temporary such as the result of simplify().
 std::optional<int64_t> constant_int(const Halide::Expr &e);
 
-/// Names of the buffers a statement or expression loads from and stores to.
+/// Element `i` (storage order) of `b` as a constant expression of exactly its type (bool,
+/// 8..64-bit integers, float32/64): the one switch from a buffer's element type to a value.
+Halide::Expr element_constant(const Halide::Buffer<> &b, int64_t i);
+
+/// Names of the buffers a statement or expression loads from, stores to and allocates.
 struct BufferAccesses {
-    std::set<std::string> loads, stores;
+    std::set<std::string> loads, stores, allocates;
 };
 BufferAccesses buffer_accesses(const Halide::Internal::Stmt &s);
 BufferAccesses buffer_accesses(const Halide::Expr &e);

@@ -1,4 +1,4 @@
-// halide_base_name: strips the uniquifying "$N" suffixes from Halide names.
+// halide_base_name (strips the uniquifying "$N" suffixes from Halide names) and fresh_name.
 #include "support/Names.h"
 
 #include <cctype>
@@ -19,6 +19,19 @@ std::string halide_base_name(const std::string &name) {
         out += name[i];
     }
     return out;
+}
+
+std::string fresh_name(const std::string &base, const std::function<bool(const std::string &)> &taken, int first,
+                       const std::string &separator) {
+    std::string name = base;
+    for (int i = first; taken(name); i++) name = base + separator + std::to_string(i);
+    return name;
+}
+
+std::string fresh_name(const std::string &base, std::set<std::string> &taken, int first, const std::string &separator) {
+    std::string name = fresh_name(base, [&](const std::string &n) { return taken.count(n) > 0; }, first, separator);
+    taken.insert(name);
+    return name;
 }
 
 }  // namespace flowhls

@@ -1,6 +1,8 @@
-// Names as users wrote them: Halide appends "$N" to Func names it has seen before.
+// Names as users wrote them (Halide appends "$N" to Func names it has seen before) and fresh names.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 
 namespace flowhls {
@@ -8,5 +10,14 @@ namespace flowhls {
 /// `name` without the "$N" suffixes Halide adds to make repeated Func names unique in a
 /// process ("blur$3.s0.x" -> "blur.s0.x"); Halide's own "$n" markers are kept.
 std::string halide_base_name(const std::string &name);
+
+/// A name not `taken`: `base` itself, else `base` + `separator` + N for the first N from
+/// `first` on that is free. The one way passes make new names.
+std::string fresh_name(const std::string &base, const std::function<bool(const std::string &)> &taken, int first = 2,
+                       const std::string &separator = "_");
+
+/// fresh_name against the set `taken`, into which the new name is inserted.
+std::string fresh_name(const std::string &base, std::set<std::string> &taken, int first = 2,
+                       const std::string &separator = "_");
 
 }  // namespace flowhls

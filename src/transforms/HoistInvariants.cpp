@@ -11,27 +11,6 @@ using Halide::Expr;
 
 namespace {
 
-// Buffers a statement stores to (or allocates) and loads from.
-class Accesses : public IRVisitor {
-public:
-    std::set<std::string> stores, loads;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Allocate *op) override {
-        stores.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        stores.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Load *op) override {
-        loads.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
-
 bool constant_positive_trip(const For *op) {
     const IntImm *e = op->extent.as<IntImm>();
     return e && e->value > 0;
@@ -47,7 +26,7 @@ private:
     struct Loop {
         const For *op;
         bool loads_allowed;
-        Accesses accesses;
+        BufferAccesses accesses;  // of the loop's body
         std::set<std::string> bound;  // loop variable and lets that stay inside
         std::vector<std::pair<std::string, Expr>> lets;  // hoisted, in order
         std::vector<Stmt> stores;                        // hoisted, in order
@@ -61,7 +40,7 @@ private:
         if (!loads.empty()) {
             if (!l.loads_allowed) return false;
             for (const std::string &b : loads) {
-                if (l.accesses.stores.count(b)) return false;
+                if (l.accesses.stores.count(b) || l.accesses.allocates.count(b)) return false;
             }
         }
         return true;
@@ -86,9 +65,7 @@ private:
             return ProducerConsumer::make(pc->name, pc->is_producer, extract(l, pc->body));
         }
         if (const Store *st = s.as<Store>()) {
-            Accesses here;
-            s.accept(&here);
-            bool only_access = here.stores.size() == 1 && !l.accesses.loads.count(st->name);
+            bool only_access = buffer_accesses(s).stores.size() == 1 && !l.accesses.loads.count(st->name);
             if (l.loads_allowed && only_access && invariant(l, st->value) && invariant(l, st->index) &&
                 store_count(l.op->body, st->name) == 1) {
                 l.stores.push_back(s);
@@ -123,7 +100,7 @@ private:
         Stmt inner = IRMutator::visit(op);
         const For *f = inner.as<For>();
         Loop l{f, constant_positive_trip(f), {}, {f->name}, {}, {}};
-        f->body.accept(&l.accesses);
+        l.accesses = buffer_accesses(f->body);
         Stmt body = extract(l, f->body);
         if (l.lets.empty() && l.stores.empty()) return inner;
         changed = true;

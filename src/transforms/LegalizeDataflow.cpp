@@ -1,5 +1,6 @@
 // legalize_dataflow: fork and copy filters, merged producers (HIDA optimization 1).
 #include "transforms/LegalizeDataflow.h"
+#include "support/Names.h"
 
 #include <set>
 
@@ -39,9 +40,7 @@ std::string fresh(const FilterGraph &g, const std::string &base) {
         taken.insert(f.function_name);
         for (const LocalBuffer &l : f.locals) taken.insert(l.name);
     }
-    std::string name = base;
-    for (int k = 2; taken.count(name); k++) name = base + "_" + std::to_string(k);
-    return name;
+    return fresh_name(base, taken);
 }
 
 Buffer intermediate_like(const Buffer &b, const std::string &name) {

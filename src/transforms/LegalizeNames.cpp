@@ -60,8 +60,8 @@ public:
     std::string fresh(const std::string &original) {
         std::string base = c_identifier(halide_base_name(original));
         if (base.rfind("flowhls", 0) == 0) base = "v_" + base;  // the helpers' prefix
-        std::string name = base;
-        for (int i = 2; used.count(name) || reserved_words().count(name); i++) name = base + "_" + std::to_string(i);
+        std::string name =
+            fresh_name(base, [&](const std::string &n) { return used.count(n) || reserved_words().count(n); });
         used.insert(name);
         return name;
     }

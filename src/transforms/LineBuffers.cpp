@@ -1,5 +1,6 @@
 // line_buffers: a sliding-window consumer rewritten to stream its input through a line buffer.
 #include "transforms/LineBuffers.h"
+#include "support/Names.h"
 
 #include <algorithm>
 #include <functional>
@@ -178,13 +179,6 @@ Stmt line_buffered_nest(const For *root, const LineBufferAnalysis &a, const Buff
     return loop;
 }
 
-std::string unique_name(const std::string &base, std::set<std::string> &taken) {
-    std::string name = base;
-    for (int i = 1; taken.count(name); i++) name = base + "_" + std::to_string(i);
-    taken.insert(name);
-    return name;
-}
-
 std::string plan_text(const Filter &consumer, const LineBufferPlan &p) {
     std::string s = "stream through a line buffer in " + consumer.name + ": ";
     if (p.rows == 1 && p.cols == 1) return s + "a shifted read of the elements in order, the rest dropped";
@@ -209,13 +203,13 @@ bool apply(FilterGraph &g, Buffer &b, const LineBufferAnalysis &a) {
     }
     const LineBufferPlan &p = a.plan;
     Names n;
-    n.plane = unique_name(b.name + "_plane", taken);
-    n.row = unique_name(b.name + "_row", taken);
-    n.col = unique_name(b.name + "_col", taken);
-    n.value = unique_name(b.name + "_in", taken);
+    n.plane = fresh_name(b.name + "_plane", taken, 1);
+    n.row = fresh_name(b.name + "_row", taken, 1);
+    n.col = fresh_name(b.name + "_col", taken, 1);
+    n.value = fresh_name(b.name + "_in", taken, 1);
     bool single = p.rows == 1 && p.cols == 1;
-    if (!single) n.window = unique_name(b.name + "_window", taken);
-    if (p.rows > 1) n.lines = unique_name(b.name + "_lines", taken);
+    if (!single) n.window = fresh_name(b.name + "_window", taken, 1);
+    if (p.rows > 1) n.lines = fresh_name(b.name + "_lines", taken, 1);
 
     ReadWindow reads(b.name, a, n.window, single ? n.value : "");
     Stmt body = reads.mutate(f.body);

@@ -1,5 +1,7 @@
 // scalar_replacement: accumulators in loops kept in one-element locals.
 #include "transforms/ScalarReplacement.h"
+#include "support/Names.h"
+#include "ir/ConditionalVisitor.h"
 #include "ir/IRQueries.h"
 
 #include <map>
@@ -20,14 +22,14 @@ struct Access {
 
 // Accesses of each buffer inside a loop body; `unconditional` when some access runs in
 // every iteration (not under an if or a loop without a constant positive trip count).
-class CollectAccesses : public IRVisitor {
+class CollectAccesses : public ConditionalVisitor {
 public:
+    CollectAccesses() : ConditionalVisitor(false) {}
     std::map<std::string, Access> buffers;
     std::set<std::string> bound;  // variables bound inside the loop
 
 private:
-    int conditional = 0;
-    using IRVisitor::visit;
+    using ConditionalVisitor::visit;
     void note(const std::string &name, const Expr &index, Halide::Type t, bool store) {
         Access &a = buffers[name];
         a.indices.push_back(index);
@@ -58,24 +60,6 @@ private:
         conditional += !certain;
         IRVisitor::visit(op);
         conditional -= !certain;
-    }
-    void visit(const IfThenElse *op) override {
-        op->condition.accept(this);
-        conditional++;
-        op->then_case.accept(this);
-        if (op->else_case.defined()) op->else_case.accept(this);
-        conditional--;
-    }
-    void visit(const Call *op) override {
-        // Lazy branches of if_then_else are conditional too.
-        if (op->is_intrinsic(Call::if_then_else)) {
-            op->args[0].accept(this);
-            conditional++;
-            for (size_t i = 1; i < op->args.size(); i++) op->args[i].accept(this);
-            conditional--;
-            return;
-        }
-        IRVisitor::visit(op);
     }
     void visit(const Allocate *op) override {
         bound.insert(op->name);
@@ -130,12 +114,7 @@ private:
         return false;
     }
 
-    std::string fresh(const std::string &base) {
-        std::string n = base + "_acc";
-        for (int i = 2; names.count(n); i++) n = base + "_acc" + std::to_string(i);
-        names.insert(n);
-        return n;
-    }
+    std::string fresh(const std::string &base) { return fresh_name(base + "_acc", names, 2, ""); }
 
     // Outermost loops first: an accumulator is replaced at the outermost loop in which its
     // index is invariant, and inner loops then see a scalar.

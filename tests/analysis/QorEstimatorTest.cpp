@@ -23,7 +23,10 @@ using test::var;
 // and the Vitis corpus; m_axi ports are timed as external memory).
 void bram_ports(FilterGraph &g) {
     for (Buffer &b : g.buffers) {
-        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) b.interface.mode = InterfaceMode::Bram;
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
+            b.interface.mode = InterfaceMode::Bram;
+            b.channel = ChannelKind::Port;
+        }
     }
 }
 

@@ -35,7 +35,10 @@ FilterGraph graph_of(Stmt body, std::vector<int64_t> in_shape, BufferKind in_kin
     g.args = {"out"};
     if (in_kind != BufferKind::Intermediate) g.args.insert(g.args.begin(), "A");
     // A kernel argument has banks only behind a bram port (m_axi is off-chip memory).
-    if (in_kind != BufferKind::Intermediate) g.buffers[0].interface.mode = InterfaceMode::Bram;
+    if (in_kind != BufferKind::Intermediate) {
+        g.buffers[0].interface.mode = InterfaceMode::Bram;
+        g.buffers[0].channel = ChannelKind::Port;
+    }
     g.filters.push_back(Filter{"f", "compute_f", std::move(body), {}, {}, {}, "", {}});
     recompute_edges(g);
     return g;
@@ -92,6 +95,7 @@ TEST(InferPartitions, HalideUnrolledCopiesNeedTheSmallestConflictFreeFactor) {
 TEST(InferPartitions, ArgumentsBehindMaxiPortsAreNotPartitioned) {
     FilterGraph g = unrolled_reduction();
     g.buffer("A").interface.mode = InterfaceMode::MAxi;
+    g.buffer("A").channel = ChannelKind::OffChip;
     infer_partitions(g);
     EXPECT_FALSE(g.buffer("A").partition.enabled);
 }

@@ -74,7 +74,7 @@ std::string script(const FilterGraph &g, const ProjectSettings &s) {
 
 }  // namespace
 
-std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const ProjectSettings &settings) {
+KernelStyle bambu_kernel_style() {
     KernelStyle style;
     style.dialect.cplusplus = false;
     style.dialect.loop_labels = false;
@@ -84,7 +84,11 @@ std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const Projec
     style.source_file = kernel_source_file(HlsTarget::Bambu);
     style.tool = "PandA-Bambu";
     style.hooks = std::make_shared<BambuHooks>();
-    std::vector<EmittedFile> files = emit_kernel(graph, style);
+    return style;
+}
+
+std::vector<EmittedFile> emit_bambu_files(const FilterGraph &graph, const ProjectSettings &settings) {
+    std::vector<EmittedFile> files = emit_kernel(graph, bambu_kernel_style());
     files.push_back({"run_bambu.sh", script(graph, settings), true});
     return files;
 }

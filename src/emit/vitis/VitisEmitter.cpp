@@ -159,7 +159,7 @@ std::string tcl(const FilterGraph &g, const ProjectSettings &s) {
 
 }  // namespace
 
-std::vector<EmittedFile> emit_vitis_files(const FilterGraph &graph, const ProjectSettings &settings) {
+KernelStyle vitis_kernel_style() {
     KernelStyle style;
     style.dialect.cplusplus = true;
     style.dialect.loop_labels = true;
@@ -167,7 +167,11 @@ std::vector<EmittedFile> emit_vitis_files(const FilterGraph &graph, const Projec
     style.tool = "Vitis HLS";
     style.hooks = std::make_shared<VitisHooks>();
     style.streams = true;
-    std::vector<EmittedFile> files = emit_kernel(graph, style);
+    return style;
+}
+
+std::vector<EmittedFile> emit_vitis_files(const FilterGraph &graph, const ProjectSettings &settings) {
+    std::vector<EmittedFile> files = emit_kernel(graph, vitis_kernel_style());
     files.push_back({"run_hls.tcl", tcl(graph, settings)});
     return files;
 }

@@ -3,6 +3,7 @@
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TensorData.h"
 #include "frontend/onnx/ops/ShapeSupport.h"
+#include "ir/IRQueries.h"
 #include "support/Sizes.h"
 
 #include <cstring>
@@ -200,25 +201,6 @@ void convert_constant(NodeContext &ctx) {
     }
 }
 
-// The one element of `b` as a constant expression of its type.
-Expr element_expr(const Halide::Buffer<> &b) {
-    auto get = [&](auto x) {
-        std::memcpy(&x, b.data(), sizeof x);
-        return x;
-    };
-    Halide::Type t = b.type();
-    if (t == Halide::Float(32)) return Expr(get(float()));
-    if (t == Halide::Float(64)) return Halide::Internal::make_const(t, get(double()));
-    if (t == Halide::Int(8)) return Halide::Internal::make_const(t, get(int8_t()));
-    if (t == Halide::Int(16)) return Halide::Internal::make_const(t, get(int16_t()));
-    if (t == Halide::Int(32)) return Halide::Internal::make_const(t, get(int32_t()));
-    if (t == Halide::Int(64)) return Halide::Internal::make_const(t, get(int64_t()));
-    if (t == Halide::UInt(8)) return Halide::Internal::make_const(t, get(uint8_t()));
-    if (t == Halide::UInt(16)) return Halide::Internal::make_const(t, get(uint16_t()));
-    if (t == Halide::UInt(32)) return Halide::Internal::make_const(t, get(uint32_t()));
-    return Halide::Internal::make_const(t, get(uint64_t()));
-}
-
 // The value is a Func (not a buffer), so a large shape allocates nothing here: the importer
 // folds it into a constant when it is small and charges its size to the memory budget.
 void convert_constant_of_shape(NodeContext &ctx) {
@@ -233,7 +215,7 @@ void convert_constant_of_shape(NodeContext &ctx) {
         elem = t->data_type();
         Halide::Buffer<> one = tensor_to_buffer(*t, "ConstantOfShape value");
         if (one.number_of_elements() != 1) ctx.invalid("the value attribute must hold one value");
-        value = element_expr(one);
+        value = element_constant(one, 0);
     }
     std::vector<Var> v = make_vars(static_cast<int>(shape.size()));
     Func f = ctx.func();
