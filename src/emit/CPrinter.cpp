@@ -213,8 +213,10 @@ std::string CPrinter::binary(const Expr &e) const {
 
 namespace {
 
-// The C spelling of call `op` with its arguments spelled by `arg`; "" when C has none.
-std::string call_text(const Call *op, const std::function<std::string(size_t)> &arg) {
+// The C spelling of call `op` with its arguments spelled by `arg` (by `arm` where they are an
+// arm of `?:`); "" when C has none.
+std::string call_text(const Call *op, const std::function<std::string(size_t)> &arg,
+                      const std::function<std::string(size_t)> &arm) {
     Halide::Type t = op->type.element_of();
     std::string fn;
     if (op->call_type == Call::PureExtern && math_function(op->name, &fn)) {
@@ -243,7 +245,7 @@ std::string call_text(const Call *op, const std::function<std::string(size_t)> &
     }
     if (op->is_intrinsic(Call::return_second)) return arg(1);
     if (op->is_intrinsic(Call::if_then_else)) {
-        if (op->args.size() == 3) return "(" + arg(0) + " ? " + arm(op->args[1]) + " : " + arm(op->args[2]) + ")";
+        if (op->args.size() == 3) return "(" + arg(0) + " ? " + arm(1) + " : " + arm(2) + ")";
     }
     const std::string ty = c_type(t);
     const std::string sfx = op->args.empty() ? "" : helper_suffix(op->args[0].type());
@@ -291,11 +293,13 @@ std::string call_text(const Call *op, const std::function<std::string(size_t)> &
 }  // namespace
 
 bool c_call_supported(const Call *op) {
-    return !call_text(op, [](size_t) { return std::string("a"); }).empty();
+    auto any = [](size_t) { return std::string("a"); };
+    return !call_text(op, any, any).empty();
 }
 
 std::string CPrinter::call(const Call *op) const {
-    std::string text = call_text(op, [&](size_t i) { return expr(op->args.at(i)); });
+    std::string text = call_text(op, [&](size_t i) { return expr(op->args.at(i)); },
+                                 [&](size_t i) { return arm(op->args.at(i)); });
     if (text.empty()) unchecked("call to '" + op->name + "' without a C form: " + short_text(Expr(op)));
     return text;
 }
