@@ -139,8 +139,8 @@ def export(name, out_dir):
     print(f"{name}: {path} input {tuple(shape)} output {tuple(y.shape)}")
 
 
-class QuantizedLeNet5(nn.Module):
-    """LeNet-5 between QuantStub / DeQuantStub for post-training static quantization."""
+class QuantStubs(nn.Module):
+    """A model between QuantStub / DeQuantStub for post-training static quantization."""
 
     def __init__(self, model):
         super().__init__()
@@ -176,17 +176,11 @@ def quantizable_resnet18():
 
 
 def quantizable_lenet5():
-    return QuantizedLeNet5(LeNet5()).eval(), (4, 1, 32, 32), "model.fc3", 16
+    return QuantStubs(LeNet5()).eval(), (4, 1, 32, 32), "model.fc3", 16
 
 
-class QuantizedMlp(nn.Module):
-    """The zoo MLP between QuantStub / DeQuantStub, ending at its logits (no softmax)."""
-
-    def __init__(self, model):
-        super().__init__()
-        self.quant = torch.ao.quantization.QuantStub()
-        self.model = model
-        self.dequant = torch.ao.quantization.DeQuantStub()
+class QuantizedMlp(QuantStubs):
+    """The zoo MLP between the stubs, ending at its logits (no softmax)."""
 
     def forward(self, x):
         m = self.model
