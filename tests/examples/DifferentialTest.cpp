@@ -173,7 +173,16 @@ TEST_P(PassAlone, KeepsEveryExampleEqualToTheJit) {
                 o.target = t;
                 o.output_dir = dir / "out";
                 o.disabled_passes = disabled;
-                compile(build_example(e.name, schedule, e.sizes.empty() ? "" : "mini"), o);
+                try {
+                    compile(build_example(e.name, schedule, e.sizes.empty() ? "" : "mini"), o);
+                } catch (const Error &err) {
+                    // A FIFO a Stream-HLS schedule asks for can need three-address (which reads
+                    // one element once for all its uses): without it the stream directive is
+                    // refused, as it must be.
+                    bool needs_three_address = std::string(err.what()).find("cannot be a FIFO") != std::string::npos;
+                    if (GetParam() != "three-address" && e.name.rfind("shls_", 0) == 0 && needs_three_address) continue;
+                    throw;
+                }
                 CsimResult c = run_csim(dir / "out", CsimOptions());
                 ASSERT_TRUE(c.passed) << c.log;
                 EXPECT_NE(c.log.find("bit-exact"), std::string::npos) << c.log;
