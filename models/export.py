@@ -164,15 +164,16 @@ class WithTop1(nn.Module):
         return y, torch.argmax(y, dim=1)
 
 
-def quantizable_resnet18():
-    """torchvision's quantizable ResNet-18 (QuantStub, FloatFunctional residual adds) with
-    Conv+BN+ReLU fused, BatchNorm statistics randomized like the float zoo model's."""
+def quantizable_torchvision(name, last):
+    """torchvision's quantizable `name` (QuantStub, FloatFunctional residual adds) with
+    Conv+BN+ReLU fused, BatchNorm statistics randomized like the float zoo model's; `last` is
+    its last quantized layer."""
     import torchvision.models.quantization as tvq
-    model = tvq.resnet18(weights=None, quantize=False, num_classes=1000)
+    model = getattr(tvq, name)(weights=None, quantize=False, num_classes=1000)
     randomize_batchnorm(model, torch.Generator().manual_seed(1))
     model.eval()
     model.fuse_model()
-    return model, (1, 3, 224, 224), "fc", 4
+    return model, (1, 3, 224, 224), last, 4
 
 
 def quantizable_lenet5():
@@ -191,17 +192,6 @@ class QuantizedMlp(QuantStubs):
 
 def quantizable_mlp():
     return QuantizedMlp(Mlp()).eval(), (4, 1, 28, 28), "model.fc3", 16
-
-
-def quantizable_mobilenet_v2():
-    """torchvision's quantizable MobileNetV2 (QuantStub, FloatFunctional residual adds) with
-    Conv+BN+ReLU fused, BatchNorm statistics randomized like the float zoo model's."""
-    import torchvision.models.quantization as tvq
-    model = tvq.mobilenet_v2(weights=None, quantize=False, num_classes=1000)
-    randomize_batchnorm(model, torch.Generator().manual_seed(1))
-    model.eval()
-    model.fuse_model()
-    return model, (1, 3, 224, 224), "classifier.1", 4
 
 
 def export_int8(name, out_dir):
@@ -249,8 +239,9 @@ def export_int8(name, out_dir):
 
 # Quantizable models: name -> () -> (model with quant stubs, input shape, last quantized layer,
 # calibration batches of 8).
-QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "mlp_int8": quantizable_mlp, "resnet18_int8": quantizable_resnet18,
-               "mobilenet_v2_int8": quantizable_mobilenet_v2}
+QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "mlp_int8": quantizable_mlp,
+               "resnet18_int8": lambda: quantizable_torchvision("resnet18", "fc"),
+               "mobilenet_v2_int8": lambda: quantizable_torchvision("mobilenet_v2", "classifier.1")}
 # Quantized variants of zoo models: name -> exporter.
 QUANTIZED = {name: export_int8 for name in QUANTIZABLE}
 
