@@ -16,6 +16,22 @@ namespace {
 
 const Halide::Type f32 = Halide::Float(32);
 
+// The memories of the HIDA and ScaleHLS gesummv designs: A and B in their banks (dimension 2),
+// x cyclic by `x_banks` (1: one bank), tmp and y (in and out) one register per bank slot.
+void gesummv_memories(HalideProgram &p, const ImageParam &a, const ImageParam &b, const ImageParam &x,
+                      const ImageParam &ty_in, const Func &ty, int x_banks) {
+    for (const ImageParam &in : {a, b}) {
+        p.directives.interface(in, InterfaceMode::Bram).partition(in, 2, PartitionKind::Complete);
+    }
+    p.directives.interface(x, InterfaceMode::Bram);
+    if (x_banks > 1) p.directives.partition(x, 0, PartitionKind::Cyclic, x_banks);
+    p.directives.interface(ty_in, InterfaceMode::Bram)
+        .partition(ty_in, 0, PartitionKind::Complete)
+        .interface(ty, InterfaceMode::Bram)
+        .partition(ty.name(), 0, PartitionKind::Complete)
+        .dataflow(p.name, false);
+}
+
 // gesummv (HIDA): j outermost, i split by 10 with the 10 rows unrolled (II 1: no recurrence at
 // distance 1); A and B partitioned on rows, tmp and y cyclic by 10 on i. tmp and y are one
 // output, banked as HIDA's 20 banks: ty(c * 10 + i % 10, i / 10) is tmp[i] (c = 0) or y[i]
@@ -38,15 +54,7 @@ HalideProgram gesummv(const std::string &size) {
                     {{a, {nn, nn / 10, 10}}, {b, {nn, nn / 10, 10}}, {x, {nn}}, {ty_in, {20, nn / 10}}},
                     {{ty, {20, nn / 10}}}};
     ty.update(0).unroll(r.x).unroll(r.y);
-    for (const ImageParam &in : {a, b}) {
-        p.directives.interface(in, InterfaceMode::Bram).partition(in, 2, PartitionKind::Complete);
-    }
-    p.directives.interface(x, InterfaceMode::Bram)
-        .interface(ty_in, InterfaceMode::Bram)
-        .partition(ty_in, 0, PartitionKind::Complete)
-        .interface(ty, InterfaceMode::Bram)
-        .partition(ty.name(), 0, PartitionKind::Complete)
-        .dataflow(p.name, false);
+    gesummv_memories(p, a, b, x, ty_in, ty, 1);
     return p;
 }
 
@@ -79,16 +87,7 @@ HalideProgram gesummv_scalehls(const std::string &size) {
                     {{ty, {20, nn / 10}}}};
     ty.update(0).unroll(r.x).unroll(r.y);
     p.directives.pipeline(ty, Halide::RVar(r.z), 2);
-    for (const ImageParam &in : {a, b}) {
-        p.directives.interface(in, InterfaceMode::Bram).partition(in, 2, PartitionKind::Complete);
-    }
-    p.directives.interface(x, InterfaceMode::Bram)
-        .partition(x, 0, PartitionKind::Cyclic, 2)
-        .interface(ty_in, InterfaceMode::Bram)
-        .partition(ty_in, 0, PartitionKind::Complete)
-        .interface(ty, InterfaceMode::Bram)
-        .partition(ty.name(), 0, PartitionKind::Complete)
-        .dataflow(p.name, false);
+    gesummv_memories(p, a, b, x, ty_in, ty, 2);
     return p;
 }
 

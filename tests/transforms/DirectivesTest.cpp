@@ -114,7 +114,7 @@ TEST(Directives, BadDirectivesExitWithTwoAndWriteNothing) {
         {R"({"prod": {"partition": [{"dim": 0, "type": "block", "factor": 2}]}})", "--example gemm --schedule root",
          "cannot be expressed on its flattened array"},
         {R"({"A": {"interface": "bram", "partition": [{"dim": 0, "type": "cyclic", "factor": 2}, {"dim": 1, "type": "complete"}]}})",
-         "--example gemm --schedule root", "'A' is already partitioned (d.json"},
+         "--example gemm --schedule root", "A.partition[1]: 'A' is already partitioned ("},
         {R"({"kernel": {"dataflow": false}})", "--example gemm", "unknown region 'kernel' (the kernel's top function is 'gemm')"},
     };
     test::TempDir dir;
