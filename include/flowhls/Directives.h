@@ -70,7 +70,9 @@ public:
     /// Partition the buffer `func` along its dimension `dim` (0 = innermost; -1 with Complete:
     /// the whole array). Buffers are flattened to one dimension, so only what the flattened
     /// array can express is accepted (docs/directives.md): cyclic/complete of dimension 0,
-    /// block/complete of the outermost dimension, complete of the whole array.
+    /// block/complete of the outermost dimension, complete of the whole array. Called for
+    /// several dimensions of one array (cyclic or complete each), the array keeps its shape and
+    /// is partitioned in each of them.
     HlsSchedule &partition(const Halide::Func &func, int dim, PartitionKind kind, int factor = 0);
     /// Partition the kernel argument `param` (it needs a bram interface).
     HlsSchedule &partition(const Halide::ImageParam &param, int dim, PartitionKind kind, int factor = 0);

@@ -26,7 +26,8 @@ std::vector<ConstantOffsetGroup> groups_of(const std::vector<ArrayAccess> &acces
     return constant_offset_groups(indices);
 }
 
-int64_t peak(const std::map<int64_t, int64_t> &m) {
+template <typename Bank>
+int64_t peak(const std::map<Bank, int64_t> &m) {
     int64_t p = 0;
     for (const auto &kv : m) p = std::max(p, kv.second);
     return p;
@@ -97,12 +98,62 @@ private:
     }
 };
 
+// port_demand of an array partitioned in several dimensions: the constant-difference rule in
+// each dimension. Accesses whose index in every partitioned dimension is a constant apart from
+// the others' (one class) are placed in bank (offset mod factor) of each dimension; accesses of
+// different classes may meet in any bank. Peaks are summed over classes.
+PortDemand multi_dimensional_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition,
+                                    const Scope<Interval> &bounds) {
+    bool once = read_only(accesses);
+    size_t n = accesses.size();
+    std::vector<std::vector<int64_t>> group(n), offset(n);  // per access: per partitioned dimension
+    std::vector<std::vector<Expr>> per_dim(partition.dims.size());
+    for (const ArrayAccess &a : accesses) {
+        std::vector<Expr> idx = dimension_indices(a.index, partition.shape, bounds);
+        for (size_t k = 0; k < partition.dims.size(); k++) per_dim[k].push_back(idx.at(partition.dims[k].dim));
+    }
+    for (size_t k = 0; k < partition.dims.size(); k++) {
+        std::vector<ConstantOffsetGroup> groups = constant_offset_groups(per_dim[k]);
+        for (size_t gi = 0; gi < groups.size(); gi++) {
+            for (size_t m = 0; m < groups[gi].members.size(); m++) {
+                group[groups[gi].members[m]].push_back(static_cast<int64_t>(gi));
+                offset[groups[gi].members[m]].push_back(groups[gi].offsets[m]);
+            }
+        }
+    }
+    // The same address: the same flat group and offset.
+    std::vector<std::pair<size_t, int64_t>> address(n);
+    std::vector<ConstantOffsetGroup> flat = groups_of(accesses);
+    for (size_t gi = 0; gi < flat.size(); gi++) {
+        for (size_t m = 0; m < flat[gi].members.size(); m++) address[flat[gi].members[m]] = {gi, flat[gi].offsets[m]};
+    }
+    std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, int64_t>> reads, writes;
+    std::set<std::pair<size_t, int64_t>> seen;
+    for (size_t i = 0; i < n; i++) {
+        bool store = accesses[i].store;
+        if (!store && once && !seen.insert(address[i]).second) continue;
+        std::vector<int64_t> bank;
+        for (size_t k = 0; k < partition.dims.size(); k++) {
+            int64_t f = std::max<int64_t>(partition.dims[k].factor, 1);
+            bank.push_back(((offset[i][k] % f) + f) % f);
+        }
+        (store ? writes : reads)[group[i]][bank]++;
+    }
+    PortDemand out;
+    for (const auto &kv : reads) out.reads += peak(kv.second);
+    for (const auto &kv : writes) out.writes += peak(kv.second);
+    return out;
+}
+
 }  // namespace
 
 PortDemand port_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size,
                        const Scope<Interval> *ranges) {
     PortDemand out;
     if (partition.enabled && partition.kind == PartitionKind::Complete) return out;
+    if (partition.enabled && !partition.dims.empty()) {
+        return multi_dimensional_demand(accesses, partition, ranges ? *ranges : Scope<Interval>::empty_scope());
+    }
     int64_t factor = partition.enabled ? std::max<int64_t>(partition.factor, 1) : 1;
     bool once = read_only(accesses);
     for (const ConstantOffsetGroup &group : groups_of(accesses)) {

@@ -46,7 +46,10 @@ struct PortDemand {
 /// reads and writes of the busiest bank, summed over index groups (indices not a constant
 /// apart may meet in any bank). Reads of an array the iteration never writes count once per
 /// address (the HLS tool reuses the value). A disabled partition is one bank; a complete one
-/// needs no ports (registers). Pure.
+/// needs no ports (registers). A partition of several dimensions applies the rule to each
+/// dimension's index (dimension_indices, simplified with `ranges`): accesses whose indices are
+/// a constant apart in every partitioned dimension are placed in bank (offset mod factor) of
+/// each; others may meet in any bank. Pure.
 PortDemand port_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size,
                        const Halide::Internal::Scope<Halide::Internal::Interval> *ranges);
 

@@ -63,13 +63,13 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
         std::vector<CorpusReproduction> v = vitis;
         v.insert(v.end(), streamhls.begin(), streamhls.end());
         v.insert(v.end(), blocks.begin(), blocks.end());
-        for (const char *k : {"bicg", "gesummv", "mvt"}) {
+        for (const char *k : {"bicg", "gemm", "gesummv", "mvt"}) {
             v.push_back({std::string("polybench/hida/default/") + k, std::string("pb_") + k, "hida", "medium",
                          kInMemory, ""});
         }
         const std::string t2p = "the ScaleHLS source binds its arguments to true dual-port RAMs (ram_t2p_bram), "
                                 "which the co-language cannot express; flowhls's design uses the default ports";
-        for (const char *k : {"bicg", "mvt"}) {
+        for (const char *k : {"bicg", "gemm", "mvt"}) {
             v.push_back({std::string("polybench/scalehls/default/") + k, std::string("pb_") + k, "scalehls", "medium",
                          kInMemory, t2p});
         }
@@ -97,10 +97,12 @@ const std::vector<CorpusGap> &corpus_gaps() {
             "dimension has no form (docs/directives.md), and its tiles are not aligned with the banks, so they "
             "cannot be passed bank by bank either (docs/calibration.md)";
         for (const char *k : {"2mm", "3mm", "atax", "bicg", "gemm", "gesummv", "mvt"}) {
-            if (std::string(k) != "mvt" && std::string(k) != "bicg" && std::string(k) != "gesummv") {
+            if (std::string(k) != "mvt" && std::string(k) != "bicg" && std::string(k) != "gesummv" &&
+                std::string(k) != "gemm") {
                 v.push_back({std::string("polybench/scalehls/default/") + k, "the ScaleHLS design " + two_d});
             }
-            if (std::string(k) != "gesummv" && std::string(k) != "mvt" && std::string(k) != "bicg") {
+            if (std::string(k) != "gesummv" && std::string(k) != "mvt" && std::string(k) != "bicg" &&
+                std::string(k) != "gemm") {
                 v.push_back({std::string("polybench/hida/default/") + k, "the HIDA design " + hida_2d});
             }
         }

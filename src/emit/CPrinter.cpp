@@ -1,5 +1,6 @@
 // CPrinter: lowered Halide statements and expressions printed as C/C++.
 #include "emit/CPrinter.h"
+#include "ir/IRQueries.h"
 #include "ir/FloatText.h"
 
 #include <cinttypes>
@@ -152,7 +153,7 @@ std::string CPrinter::expr(const Expr &e) const {
     if (const Load *l = e.as<Load>()) {
         if (scalars.count(l->name)) return l->name;
         if (streams.count(l->name)) return l->name + ".read()";
-        std::string load = l->name + "[" + expr(l->index) + "]";
+        std::string load = l->name + subscript(l->name, l->index);
         if (is_const_one(l->predicate)) return load;
         if (!vector) unchecked("predicated load: " + short_text(e));
         // Inactive lanes of a predicated load are unspecified; they read as zero.
@@ -322,6 +323,72 @@ void CPrinter::vector_stmt(int lanes, const std::function<std::string()> &target
     os << pad(indent) << "}\n";
 }
 
+namespace {
+
+// Which lets each let's value uses, and the variables used outside let values, leaving out the
+// indices of the arrays in `shaped` (printed in terms of the loop variables).
+class LetUses : public IRVisitor {
+public:
+    explicit LetUses(const std::map<std::string, std::vector<int64_t>> &shaped) : shaped(shaped) {}
+    std::map<std::string, std::set<std::string>> uses;
+    std::set<std::string> roots, lets;
+
+private:
+    using IRVisitor::visit;
+    const std::map<std::string, std::vector<int64_t>> &shaped;
+    std::vector<std::string> context;
+    void visit(const Variable *op) override {
+        if (context.empty()) roots.insert(op->name);
+        else uses[context.back()].insert(op->name);
+    }
+    void visit(const LetStmt *op) override {
+        lets.insert(op->name);
+        context.push_back(op->name);
+        op->value.accept(this);
+        context.pop_back();
+        op->body.accept(this);
+    }
+    void visit(const Load *op) override {
+        if (!shaped.count(op->name)) op->index.accept(this);
+        op->predicate.accept(this);
+    }
+    void visit(const Store *op) override {
+        if (!shaped.count(op->name)) op->index.accept(this);
+        op->value.accept(this);
+        op->predicate.accept(this);
+    }
+};
+
+}  // namespace
+
+void CPrinter::set_shapes(std::map<std::string, std::vector<int64_t>> shaped, const Stmt &body) {
+    shapes = std::move(shaped);
+    unprinted_lets.clear();
+    if (shapes.empty() || !body.defined()) return;
+    LetUses u(shapes);
+    body.accept(&u);
+    std::set<std::string> live;
+    std::vector<std::string> work(u.roots.begin(), u.roots.end());
+    while (!work.empty()) {
+        std::string v = work.back();
+        work.pop_back();
+        if (!live.insert(v).second) continue;
+        for (const std::string &w : u.uses[v]) work.push_back(w);
+    }
+    for (const std::string &l : u.lets) {
+        if (!live.count(l)) unprinted_lets.insert(l);
+    }
+}
+
+std::string CPrinter::subscript(const std::string &name, const Expr &index) const {
+    auto shape = shapes.find(name);
+    if (shape == shapes.end()) return "[" + expr(index) + "]";
+    std::vector<Expr> idx = dimension_indices(substitute(let_values, index), shape->second, bounds);
+    std::string out;
+    for (auto it = idx.rbegin(); it != idx.rend(); ++it) out += "[" + expr(*it) + "]";
+    return out;
+}
+
 void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
     if (!s.defined()) return;
     if (const Block *b = s.as<Block>()) {
@@ -350,11 +417,16 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         if (pragmas != loop_pragmas.end()) {
             for (const std::string &line : pragmas->second) os << line << "\n";
         }
+        if (!shapes.empty()) bounds.push(f->name, Interval(f->min, simplify(f->min + f->extent - 1)));
         stmt(f->body, os, indent + 1);
+        if (!shapes.empty()) bounds.pop(f->name);
         os << pad(indent) << "}\n";
     } else if (const LetStmt *l = s.as<LetStmt>()) {
         int lanes = l->value.type().lanes();
-        if (lanes > 1) {
+        bool bounded = lanes == 1 && l->value.type().is_int() && !shapes.empty();
+        if (bounded && unprinted_lets.count(l->name)) {
+            // Used only in indices printed per dimension (substituted there).
+        } else if (lanes > 1) {
             os << pad(indent) << c_type(l->value.type()) << " " << l->name << "[" << lanes << "];\n";
             vector_stmt(
                 lanes, [&] { return l->name + "[" + std::string(kLane) + "]"; }, [&] { return expr(l->value); }, Expr(),
@@ -366,12 +438,20 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
             auto pragma = value_pragmas.find(l->name);
             if (pragma != value_pragmas.end()) os << pragma->second << "\n";
         }
+        if (bounded) {
+            bounds.push(l->name, bounds_of_expr_in_scope(l->value, bounds));
+            let_values[l->name] = substitute(let_values, l->value);
+        }
         stmt(l->body, os, indent);
+        if (bounded) {
+            bounds.pop(l->name);
+            let_values.erase(l->name);
+        }
     } else if (const Store *st = s.as<Store>()) {
         int lanes = st->value.type().lanes();
         if (lanes > 1) {
             vector_stmt(
-                lanes, [&] { return st->name + "[" + expr(st->index) + "]"; }, [&] { return expr(st->value); },
+                lanes, [&] { return st->name + subscript(st->name, st->index); }, [&] { return expr(st->value); },
                 st->predicate, os, indent);
             return;
         }
@@ -381,7 +461,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         } else if (streams.count(st->name)) {
             os << pad(indent) << st->name << ".write(" << expr(st->value) << ");\n";
         } else {
-            os << pad(indent) << st->name << "[" << expr(st->index) << "] = " << expr(st->value) << ";\n";
+            os << pad(indent) << st->name << subscript(st->name, st->index) << " = " << expr(st->value) << ";\n";
         }
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         os << pad(indent) << "if (" << expr(i->condition) << ") {\n";

@@ -83,6 +83,12 @@ public:
     /// Prints `s` at `indent` levels (4 spaces each). Loops get labels "L_<var>".
     void stmt(const Halide::Internal::Stmt &s, std::ostream &os, int indent) const;
 
+    /// Arrays printed with their shape (extents innermost first): their flat indices are
+    /// printed as one index per dimension, outermost first (`A[4*y + 1][x]`).
+    /// `body` is the statement to be printed: its integer lets used only in such indices (which
+    /// are printed in terms of the loop variables) are not printed.
+    void set_shapes(std::map<std::string, std::vector<int64_t>> shaped, const Halide::Internal::Stmt &body);
+
 private:
     CDialect dialect;
     std::set<std::string> scalars;
@@ -90,8 +96,17 @@ private:
     std::map<std::string, std::vector<std::string>> loop_pragmas;
     std::map<std::string, std::vector<std::string>> loop_prefix_pragmas;
     std::map<std::string, std::string> value_types, value_pragmas;
+    std::map<std::string, std::vector<int64_t>> shapes;
+    /// Lets used only in the indices of arrays printed with their shape: not printed.
+    std::set<std::string> unprinted_lets;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
+    /// Ranges of the loop variables and integer lets around the statement being printed.
+    mutable Halide::Internal::Scope<Halide::Internal::Interval> bounds;
+    /// Values of the integer lets around it (in terms of loop variables), for `subscript`.
+    mutable std::map<std::string, Halide::Expr> let_values;
+    // "[i]" or, for an array printed with its shape, "[i_n-1]..[i_0]".
+    std::string subscript(const std::string &name, const Halide::Expr &index) const;
     // Prints `target = element` for every lane, under `predicate` when it is not true.
     void vector_stmt(int lanes, const std::function<std::string()> &target,
                      const std::function<std::string()> &element, const Halide::Expr &predicate, std::ostream &os,

@@ -59,6 +59,18 @@ std::string parameter(const Filter &f, const Buffer &b, bool streams) {
     return array_parameter(b, !contains(f.writes, b.name));
 }
 
+// Arrays a filter accesses that are partitioned in several dimensions: printed with their shape.
+std::map<std::string, std::vector<int64_t>> shaped_arrays(const FilterGraph &g, const Filter &f) {
+    std::map<std::string, std::vector<int64_t>> out;
+    for (const Buffer &b : g.buffers) {
+        if (b.partition.enabled && !b.partition.dims.empty()) out[b.name] = b.partition.shape;
+    }
+    for (const LocalBuffer &l : f.locals) {
+        if (l.partition.enabled && !l.partition.dims.empty()) out[l.name] = l.partition.shape;
+    }
+    return out;
+}
+
 void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, const ValueTypes &values,
                   std::ostream &os) {
     const CDialect &dialect = style.dialect;
@@ -72,6 +84,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         if (!before.empty()) prefix_pragmas[d.first] = before;
     }
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
+    printer.set_shapes(shaped_arrays(g, f), f.body);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
     os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
@@ -84,7 +97,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     for (const LocalBuffer &l : f.locals) {
         auto declared = values.types.find(l.name);
         os << "    " << (l.scalar && declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
-        if (!l.scalar) os << "[" << l.size << "]";
+        if (!l.scalar) os << array_extents(l.size, l.partition);
         // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
@@ -140,8 +153,15 @@ std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target
     return out;
 }
 
+std::string array_extents(int64_t size, const ArrayPartition &partition) {
+    if (!partition.enabled || partition.dims.empty()) return "[" + std::to_string(size) + "]";
+    std::string out;
+    for (auto it = partition.shape.rbegin(); it != partition.shape.rend(); ++it) out += "[" + std::to_string(*it) + "]";
+    return out;
+}
+
 std::string array_parameter(const Buffer &b, bool read_only) {
-    return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + "[" + std::to_string(b.size()) + "]";
+    return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + array_extents(b.size(), b.partition);
 }
 
 std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &style) {
@@ -198,7 +218,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
         // Large arrays are static: a C simulation's stack cannot hold them.
         bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
         k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
-        if (!b.is_scalar()) k << "[" << b.size() << "]";
+        if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
         k << ";\n";
         if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
     }

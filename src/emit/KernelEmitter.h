@@ -83,7 +83,12 @@ constexpr int64_t kStaticArrayBytes = 64 * 1024;
 /// to the project directory.
 std::vector<std::string> rom_source_files(const FilterGraph &graph, HlsTarget target);
 
-/// The C parameter declaration of buffer `b` ("const float input[4096]").
+/// The C parameter declaration of buffer `b` ("const float input[4096]"; an array partitioned
+/// in several dimensions with its shape: "float C[200][220]").
 std::string array_parameter(const Buffer &b, bool read_only);
+
+/// The extents of an array of `size` elements as declared: "[4096]", or, partitioned in
+/// several dimensions, its shape outermost first ("[200][220]").
+std::string array_extents(int64_t size, const ArrayPartition &partition);
 
 }  // namespace flowhls

@@ -1,5 +1,6 @@
 // The HIDA designs of the PolyBench kernels (the corpus's polybench/hida) as Halide programs.
 #include "examples/PolybenchSchedules.h"
+#include "flowhls/Error.h"
 
 #include <stdexcept>
 
@@ -189,10 +190,71 @@ HalideProgram bicg(const std::string &size) {
     return p;
 }
 
+// gemm (ScaleHLS and HIDA, one design): AB[i][j] += alpha A[i][k] B[k][j] with k outermost in
+// threes, i in fours, j in tens, the 4 x 10 tile and the three k unrolled and j pipelined at II 2
+// (the three nests flattened, as Vitis does), then C[i][j] = beta C[i][j] + AB[i][j] in 10 x 10
+// tiles at II 2. Every array is partitioned cyclically on rows and columns (A 4 x 3, B 3 x 10,
+// C and AB 10 x 10) and keeps its shape: AB's rows 4 v + r (r < 4) fall in banks selected at
+// run time, which Vitis proves distinct. alpha A[i][k] is computed once per iteration for the
+// tile's 4 rows and 3 columns (registers), as the source does. AB and C are one output (channel 0: AB, 1: C; the
+// channel dimension completely partitioned: two arrays); the test accumulates into AB as given
+// (AB_in) and scales C as given (C_in). Each product is (alpha A) B and each sum AB + ((p0 + p1) +
+// p2), as the source writes them.
+HalideProgram gemm(const std::string &size) {
+    std::vector<int> n = polybench_dataset(size, {20, 25, 30}, {60, 70, 80}, {200, 220, 240});
+    int ni = n[0], nj = n[1], nk = n[2];
+    if (ni % 20 != 0 || nj % 10 != 0 || nk % 3 != 0) {
+        throw Error("pb_gemm's ScaleHLS/HIDA design tiles i by 4 and 10, j by 10 and k by 3: dataset " + size + " (" +
+                    std::to_string(ni) + " x " + std::to_string(nj) + " x " + std::to_string(nk) +
+                    ") is not a multiple of them; build it at medium");
+    }
+    const float alpha = 1.5f, beta = 1.2f;
+    ImageParam a(f32, 2, "A"), b(f32, 2, "B"), c_in(f32, 2, "C_in"), ab_in(f32, 2, "AB_in");
+    Var j("j"), i("i"), ch("ch");
+    Var k("k");
+    Func cab("AB_C"), scaled("alpha_A");
+    scaled(k, i) = alpha * a(k, i);  // the tile's 3 x 4 alpha A[i][k], once per iteration
+    cab(j, i, ch) = Halide::undef<float>();
+    // r.x: j % 10, r.y: i % 4, r.z: j / 10 (pipelined), r.w: i / 4, r[4]: k / 3.
+    RDom r(0, 10, 0, 4, 0, nj / 10, 0, ni / 4, 0, nk / 3, "r");
+    Expr ri = r.w * 4 + r.y, rj = r.z * 10 + r.x;
+    Expr sum;
+    for (int u = 0; u < 3; u++) {
+        Expr rk = r[4] * 3 + u;
+        Expr prod = scaled(rk, ri) * b(rj, rk);
+        sum = u == 0 ? prod : sum + prod;
+    }
+    cab(rj, ri, 0) = Halide::select(r[4] == 0, ab_in(rj, ri), cab(rj, ri, 0)) + sum;
+    // s.x: j % 10, s.y: i % 10, s.z: j / 10 (pipelined), s.w: i / 10.
+    RDom s(0, 10, 0, 10, 0, nj / 10, 0, ni / 10, "s");
+    Expr si = s.w * 10 + s.y, sj = s.z * 10 + s.x;
+    cab(sj, si, 1) = beta * c_in(sj, si) + cab(sj, si, 0);
+    HalideProgram p{"kernel_gemm",
+                    {{a, {nk, ni}}, {b, {nj, nk}}, {c_in, {nj, ni}}, {ab_in, {nj, ni}}},
+                    {{cab, {nj, ni, 2}}}};
+    cab.update(0).unroll(r.x).unroll(r.y);
+    scaled.compute_at(cab, r.z).unroll(k).unroll(i);
+    cab.update(1).unroll(s.x).unroll(s.y);
+    p.directives.pipeline(cab, Halide::RVar(r.z), 2).pipeline(cab, Halide::RVar(s.z), 2);
+    auto banks = [&](const std::string &name, int cols, int rows) {
+        p.directives.interface(name, InterfaceMode::Bram)
+            .partition(name, 0, PartitionKind::Cyclic, cols)
+            .partition(name, 1, PartitionKind::Cyclic, rows);
+    };
+    banks(a.name(), 3, 4);
+    banks(b.name(), 10, 3);
+    banks(c_in.name(), 10, 10);
+    banks(ab_in.name(), 10, 10);
+    banks(cab.name(), 10, 10);
+    p.directives.partition(cab.name(), 2, PartitionKind::Complete).dataflow(p.name, false);
+    return p;
+}
+
 HalideProgram hida_program(const std::string &kernel, const std::string &size) {
     if (kernel == "bicg") return bicg(size);
     if (kernel == "gesummv") return gesummv(size);
     if (kernel == "mvt") return mvt(size);
+    if (kernel == "gemm") return gemm(size);
     throw std::logic_error("no HIDA design of " + kernel);
 }
 
@@ -200,6 +262,7 @@ HalideProgram scalehls_program(const std::string &kernel, const std::string &siz
     if (kernel == "bicg") return bicg(size);  // ScaleHLS generates HIDA's loop nest for bicg
     if (kernel == "gesummv") return gesummv_scalehls(size);
     if (kernel == "mvt") return mvt(size, 4, 3);
+    if (kernel == "gemm") return gemm(size);  // ScaleHLS and HIDA generate one gemm design
     throw std::logic_error("no ScaleHLS design of " + kernel);
 }
 
@@ -207,17 +270,19 @@ HalideProgram scalehls_program(const std::string &kernel, const std::string &siz
 
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
     std::vector<ExampleSchedule> out;
-    for (const char *k : {"bicg", "gesummv", "mvt"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt", "gemm"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "hida";
-        s.description = "the HIDA design: loops permuted and tiled, the tile unrolled, arrays partitioned into banks "
-                        "(two-dimensional arguments passed bank by bank)";
+        s.description = std::string("the HIDA design: loops permuted and tiled, the tile unrolled, arrays partitioned "
+                                    "into banks ") +
+                        (kernel == "gemm" ? "on rows and columns (each array keeping its shape)"
+                                          : "(two-dimensional arguments passed bank by bank)");
         s.apply = [](HalideProgram &) {};
         s.algorithm = [kernel](const std::string &size) { return hida_program(kernel, size); };
         out.push_back(s);
     }
-    for (const char *k : {"bicg", "gesummv", "mvt"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt", "gemm"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "scalehls";

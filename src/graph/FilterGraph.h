@@ -15,16 +15,32 @@ namespace flowhls {
 /// Depth of the FIFO of a stream channel.
 constexpr int kStreamDepth = 2;
 
-/// An ARRAY_PARTITION of a one-dimensional array (buffers are flattened).
+/// The partition of one dimension of an array partitioned in several dimensions.
+struct DimensionPartition {
+    /// The Func dimension (0 = innermost).
+    int dim = 0;
+    /// Cyclic or Complete (a complete partition is cyclic by the extent).
+    PartitionKind kind = PartitionKind::Cyclic;
+    /// Banks along the dimension (the extent for a complete partition).
+    int64_t factor = 1;
+};
+
+/// An ARRAY_PARTITION of an array. Buffers are flattened to one dimension; an array partitioned
+/// in several dimensions keeps its shape (emitted as a multi-dimensional C array).
 struct ArrayPartition {
     bool enabled = false;
     PartitionKind kind = PartitionKind::Cyclic;
-    /// Banks of a cyclic or block partition.
+    /// Banks of a cyclic or block partition (of several dimensions: the product of the factors).
     int64_t factor = 0;
     /// Derived by infer-partitions (or a line buffer) rather than given by the user.
     bool inferred = false;
     /// Why: the directive it comes from or the accesses that need it.
     std::string reason;
+    /// Non-empty: a partition of several dimensions of an array of extents `shape` (innermost
+    /// first), one entry per partitioned dimension, innermost first; element (i_0, .., i_n-1) is
+    /// in bank (i_d mod factor_d) of each partitioned dimension d. `kind` is then Cyclic.
+    std::vector<DimensionPartition> dims;
+    std::vector<int64_t> shape;
 };
 
 /// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice

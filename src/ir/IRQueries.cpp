@@ -130,4 +130,67 @@ std::set<std::string> names_in(const Halide::Internal::Stmt &s) {
     return n.names;
 }
 
+namespace {
+
+// The additive terms of `e` as (coefficient, expression) pairs plus a constant; false when a
+// term is not a constant multiple of an expression (vectors and non-integer types included).
+bool affine_terms(const Halide::Expr &e, int64_t sign, std::vector<std::pair<int64_t, Halide::Expr>> &terms,
+                  int64_t &constant) {
+    if (auto c = constant_int(e)) {
+        constant += sign * *c;
+        return true;
+    }
+    if (const Add *a = e.as<Add>()) return affine_terms(a->a, sign, terms, constant) && affine_terms(a->b, sign, terms, constant);
+    if (const Sub *s = e.as<Sub>()) return affine_terms(s->a, sign, terms, constant) && affine_terms(s->b, -sign, terms, constant);
+    if (const Mul *m = e.as<Mul>()) {
+        auto cb = constant_int(m->b);
+        if (cb) return affine_terms(m->a, sign * *cb, terms, constant);
+    }
+    terms.emplace_back(sign, e);
+    return true;
+}
+
+}  // namespace
+
+std::vector<Halide::Expr> dimension_indices(const Halide::Expr &flat, const std::vector<int64_t> &shape,
+                                            const Scope<Interval> &bounds) {
+    std::vector<Halide::Expr> out;
+    size_t n = shape.size();
+    std::vector<int64_t> strides(n, 1);
+    for (size_t d = 1; d < n; d++) strides[d] = strides[d - 1] * shape[d - 1];
+    // The affine split: each term to the outermost dimension whose stride divides its
+    // coefficient, the constant as mixed-radix digits; kept when every dimension but the
+    // outermost is proved within its extent (then it is the only split).
+    std::vector<std::pair<int64_t, Halide::Expr>> terms;
+    int64_t constant = 0;
+    if (flat.type().is_scalar() && flat.type().is_int() && n > 0 && affine_terms(simplify(flat), 1, terms, constant)) {
+        std::vector<Halide::Expr> idx(n, Halide::Internal::make_zero(flat.type()));
+        for (const auto &t : terms) {
+            size_t d = n - 1;
+            while (d > 0 && t.first % strides[d] != 0) d--;
+            idx[d] = idx[d] + t.second * Halide::Internal::make_const(flat.type(), t.first / strides[d]);
+        }
+        int64_t rest = constant;
+        for (size_t d = n; d-- > 0;) {
+            int64_t digit = d == 0 ? rest : (rest >= 0 ? rest / strides[d] : -((-rest + strides[d] - 1) / strides[d]));
+            rest -= digit * strides[d];
+            idx[d] = simplify(idx[d] + Halide::Internal::make_const(flat.type(), digit), true, bounds);
+        }
+        bool proved = true;
+        for (size_t d = 0; d + 1 < n && proved; d++) {
+            Interval r = bounds_of_expr_in_scope(idx[d], bounds);
+            auto lo = r.has_lower_bound() ? constant_int(simplify(r.min)) : std::nullopt;
+            auto hi = r.has_upper_bound() ? constant_int(simplify(r.max)) : std::nullopt;
+            proved = lo && hi && *lo >= 0 && *hi < shape[d];
+        }
+        if (proved) return idx;
+    }
+    for (size_t d = 0; d < n; d++) {
+        Halide::Expr i = strides[d] == 1 ? flat : flat / Halide::Internal::make_const(flat.type(), strides[d]);
+        if (d + 1 < n) i = i % Halide::Internal::make_const(flat.type(), shape[d]);
+        out.push_back(simplify(i, true, bounds));
+    }
+    return out;
+}
+
 }  // namespace flowhls

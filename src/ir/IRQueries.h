@@ -47,4 +47,11 @@ struct ConstantOffsetGroup {
 /// appearance; two indices are in one group when the simplifier proves their difference constant.
 std::vector<ConstantOffsetGroup> constant_offset_groups(const std::vector<Halide::Expr> &indices);
 
+/// The index in each dimension of the element at `flat` (an index into the flattened storage
+/// of an array of extents `shape`, innermost first): floor(flat / stride) mod extent, the
+/// outermost without the mod, each simplified with the variables' `bounds` (so that
+/// ((4*y + 1)*220 + x) gives 4*y + 1 and x when x is proved in [0, 220)). Innermost first.
+std::vector<Halide::Expr> dimension_indices(const Halide::Expr &flat, const std::vector<int64_t> &shape,
+                                            const Halide::Internal::Scope<Halide::Internal::Interval> &bounds);
+
 }  // namespace flowhls

@@ -2,6 +2,7 @@
 #include "transforms/ApplyDirectives.h"
 #include "flowhls/Error.h"
 
+#include <algorithm>
 #include <set>
 
 namespace flowhls {
@@ -76,6 +77,11 @@ public:
 
     PassResult run() {
         PassResult result;
+        // An array partitioned in several dimensions is translated once all its directives are
+        // known, so that their order does not matter.
+        for (const Directive &d : options.directives) {
+            if (d.kind == Directive::Kind::Partition && funcs.count(d.target)) expected[d.target]++;
+        }
         for (const Directive &d : options.directives) {
             apply(d);
             result.changed = true;
@@ -98,8 +104,12 @@ private:
     const DirectiveOptions &options;
     std::vector<LoopRef> loops;
     std::set<std::string> funcs;
-    // Array (buffer or local storage) -> origin of the partition directive applied to it.
+    // Array (buffer or local storage) -> origin of the first partition directive applied to it.
     std::map<std::string, std::string> partitioned;
+    // Array -> the partition directives applied to it, in order.
+    std::map<std::string, std::vector<Directive>> partitions;
+    // Array -> how many partition directives name it directly (aliases are counted as met).
+    std::map<std::string, int> expected;
 
     [[noreturn]] void fail(const Directive &d, const std::string &what) const { throw Error(d.origin + ": " + what); }
 
@@ -217,27 +227,87 @@ private:
                     " (block, complete) or the whole array (complete) can be partitioned");
     }
 
+    // The partition of several dimensions the directives `ds` (one per dimension) ask for on an
+    // array of extents `dims`: the array keeps its shape, each dimension cyclic or complete.
+    ArrayPartition multi_dimensional(const std::vector<Directive> &ds, const std::string &name,
+                                     const std::vector<int64_t> &dims) {
+        ArrayPartition p;
+        p.enabled = true;
+        p.inferred = false;
+        p.kind = PartitionKind::Cyclic;
+        p.factor = 1;
+        p.shape = dims;
+        std::string what;
+        for (const Directive &d : ds) {
+            int n = static_cast<int>(dims.size());
+            if (d.dim < 0 || d.dim >= n) {
+                fail(d, "'" + name + "' is partitioned in several dimensions, each named: " +
+                            (d.dim < 0 ? std::string("a complete partition of the whole array")
+                                       : "dimension " + std::to_string(d.dim) + " (it has " + std::to_string(n) + ")") +
+                            " cannot be combined with another partition of it");
+            }
+            if (d.partition == PartitionKind::Block) {
+                fail(d, "a block partition of dimension " + std::to_string(d.dim) + " of '" + name +
+                            "' together with a partition of another dimension is not supported (cyclic and complete "
+                            "partitions of several dimensions are; docs/directives.md)");
+            }
+            for (const DimensionPartition &e : p.dims) {
+                if (e.dim == d.dim) {
+                    fail(d, "dimension " + std::to_string(d.dim) + " of '" + name + "' is already partitioned (" +
+                                partitioned.at(name) + ")");
+                }
+            }
+            int64_t extent = dims[d.dim];
+            if (d.partition == PartitionKind::Cyclic && (d.value > extent || extent % d.value != 0)) {
+                fail(d, "a cyclic factor of " + std::to_string(d.value) + " does not divide the extent " +
+                            std::to_string(extent) + " of dimension " + std::to_string(d.dim) + " of '" + name + "'");
+            }
+            DimensionPartition e;
+            e.dim = d.dim;
+            e.kind = d.partition;
+            e.factor = d.partition == PartitionKind::Complete ? extent : d.value;
+            p.dims.push_back(e);
+            p.factor *= e.factor;
+        }
+        std::sort(p.dims.begin(), p.dims.end(),
+                  [](const DimensionPartition &a, const DimensionPartition &b) { return a.dim < b.dim; });
+        for (const DimensionPartition &e : p.dims) {
+            what += (what.empty() ? "" : ", ") + partition_kind_name(e.kind) +
+                    (e.kind == PartitionKind::Complete ? "" : " " + std::to_string(e.factor)) + " of dimension " +
+                    std::to_string(e.dim);
+        }
+        p.reason = "directive: " + what + " (" + std::to_string(p.factor) + " banks; the array keeps its shape)";
+        return p;
+    }
+
+    // The partition the directives given so far on `name` ask for.
+    ArrayPartition partition_of(const std::string &name, const std::vector<int64_t> &dims, int64_t size) {
+        const std::vector<Directive> &ds = partitions.at(name);
+        if (ds.size() == 1) return translate(ds.front(), name, dims, size);
+        if (dims.empty()) {
+            fail(ds.back(), "the storage of '" + name + "' has extents that are not compile-time constants; it cannot "
+                            "be partitioned in several dimensions");
+        }
+        return multi_dimensional(ds, name, dims);
+    }
+
     void apply_partition(const Directive &d) {
         std::string name = resolve(d);
-        // One partition per array: a second one (another dimension, as Vitis's dim=1 and dim=2
-        // on one array) has no form on the flattened array and would silently replace the first.
-        auto earlier = partitioned.find(name);
-        if (earlier != partitioned.end()) {
-            fail(d, "'" + name + "' is already partitioned (" + earlier->second +
-                        "); an array takes one partition: partitioning two of its dimensions (e.g. cyclic on rows "
-                        "and on columns) cannot be expressed on its flattened array (docs/directives.md)");
-        }
-        partitioned[name] = d.origin;
+        // Several partitions of one array: one per dimension (Vitis's dim=1, dim=2 on one array).
+        if (!partitioned.count(name)) partitioned[name] = d.origin;
+        partitions[name].push_back(d);
+        auto count = expected.find(name);
+        if (count != expected.end() && static_cast<int>(partitions[name].size()) < count->second) return;
         for (Buffer &b : g.buffers) {
             if (b.name != name) continue;
             bool arg = b.kind != BufferKind::Intermediate;
-            b.partition = translate(d, name, arg ? b.shape : b.dims, b.size());
+            b.partition = partition_of(name, arg ? b.shape : b.dims, b.size());
             return;
         }
         for (Filter &f : g.filters) {
             for (LocalBuffer &l : f.locals) {
                 if (l.name != name) continue;
-                l.partition = translate(d, name, l.dims, l.size);
+                l.partition = partition_of(name, l.dims, l.size);
                 return;
             }
         }

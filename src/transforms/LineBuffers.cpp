@@ -224,14 +224,18 @@ bool apply(FilterGraph &g, Buffer &b, const LineBufferAnalysis &a) {
     if (!n.lines.empty()) {
         LocalBuffer lines(n.lines, b.type, (p.rows - 1) * p.width);
         if (p.rows > 2) {
-            lines.partition = {true, PartitionKind::Block, p.rows - 1, true,
-                               "line buffer: one bank per row, so every row is read and written each cycle"};
+            lines.partition.enabled = lines.partition.inferred = true;
+            lines.partition.kind = PartitionKind::Block;
+            lines.partition.factor = p.rows - 1;
+            lines.partition.reason = "line buffer: one bank per row, so every row is read and written each cycle";
         }
         f.locals.push_back(lines);
     }
     if (!n.window.empty()) {
         LocalBuffer window(n.window, b.type, p.rows * p.cols);
-        window.partition = {true, PartitionKind::Complete, 0, true, "window registers"};
+        window.partition.enabled = window.partition.inferred = true;
+        window.partition.kind = PartitionKind::Complete;
+        window.partition.reason = "window registers";
         f.locals.push_back(window);
     }
     recompute_edges(g);

@@ -113,8 +113,14 @@ TEST(Directives, BadDirectivesExitWithTwoAndWriteNothing) {
          "only an argument with a bram interface"},
         {R"({"prod": {"partition": [{"dim": 0, "type": "block", "factor": 2}]}})", "--example gemm --schedule root",
          "cannot be expressed on its flattened array"},
-        {R"({"A": {"interface": "bram", "partition": [{"dim": 0, "type": "cyclic", "factor": 2}, {"dim": 1, "type": "complete"}]}})",
-         "--example gemm --schedule root", "A.partition[1]: 'A' is already partitioned ("},
+        {R"({"A": {"interface": "bram", "partition": [{"dim": 0, "type": "cyclic", "factor": 2}, {"dim": 0, "type": "complete"}]}})",
+         "--example gemm --schedule root", "A.partition[1]: dimension 0 of 'A' is already partitioned (A.partition[0])"},
+        {R"({"A": {"interface": "bram", "partition": [{"dim": 0, "type": "cyclic", "factor": 2}, {"dim": 1, "type": "block", "factor": 2}]}})",
+         "--example gemm --schedule root",
+         "A.partition[1]: a block partition of dimension 1 of 'A' together with a partition of another dimension is not "
+         "supported"},
+        {R"({"A": {"interface": "bram", "partition": [{"type": "complete"}, {"dim": 1, "type": "cyclic", "factor": 2}]}})",
+         "--example gemm --schedule root", "a complete partition of the whole array cannot be combined"},
         {R"({"kernel": {"dataflow": false}})", "--example gemm", "unknown region 'kernel' (the kernel's top function is 'gemm')"},
     };
     test::TempDir dir;
@@ -144,6 +150,26 @@ TEST(Directives, StreamDepthAndPingPongAreHonoured) {
     EXPECT_TRUE(has(k, "    float sharpen[")) << k;
     std::string graph = test::read_file(dir / "u/graph.txt");
     EXPECT_TRUE(has(graph, "channel: ping-pong \"ping-pong: ping_pong directive\"")) << graph;
+}
+
+// Partitions of two dimensions of one array (any order): the array keeps its shape in the
+// kernel, gets one pragma per dimension, and simulates bit-exact.
+TEST(Directives, TwoDimensionalPartitionKeepsTheShapeAndSimulates) {
+    test::TempDir dir;
+    write(dir / "d.json", R"({"A": {"interface": "bram", "partition": [{"dim": 1, "type": "cyclic", "factor": 2},
+        {"dim": 0, "type": "complete"}]}})");
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile --example gemm --schedule root --directives " + (dir / "d.json") + " -o " +
+                                    (dir / "g") + " --csim",
+                                &out),
+              0)
+        << out;
+    EXPECT_TRUE(has(out, "csim: PASS")) << out;
+    std::string k = test::read_file(dir / "g/kernel.cpp");
+    EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=complete dim=2\n")) << k;
+    EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=cyclic factor=2 dim=1\n")) << k;
+    EXPECT_TRUE(has(k, "const float A[")) << k;
+    EXPECT_TRUE(has(k, "][")) << k;
 }
 
 TEST(Directives, DataflowOffRemovesThePragmaAndSaysWhy) {

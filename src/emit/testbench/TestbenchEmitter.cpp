@@ -12,6 +12,8 @@ namespace flowhls {
 
 namespace {
 
+std::string shaped_argument(const Buffer &b, const std::string &var);
+
 const char *element_kind(Halide::Type t) {
     if (t.is_float()) return "FLOWHLS_KIND_FLOAT";
     return t.is_int() ? "FLOWHLS_KIND_SIGNED" : "FLOWHLS_KIND_UNSIGNED";
@@ -68,7 +70,7 @@ std::string testbench(const FilterGraph &g, const ProjectSettings &s) {
     os << "    " << g.name << "(";
     for (size_t i = 0; i < g.args.size(); i++) {
         const Buffer &b = g.buffer(g.args[i]);
-        os << (i ? ", " : "") << (b.kind == BufferKind::Input ? "tb_in_" : "tb_out_") << b.name;
+        os << (i ? ", " : "") << shaped_argument(b, (b.kind == BufferKind::Input ? "tb_in_" : "tb_out_") + b.name);
     }
     os << ");\n"
        << (bambu ? "#ifdef __BAMBU_SIM__\n    printf(\"RTL co-simulation (PandA-Bambu) of kernel " + g.name +
@@ -145,6 +147,15 @@ std::string readme(const FilterGraph &g, const ProjectSettings &s) {
        << "| `graph.txt` | the filter graph flowhls generated this code from |\n\n"
        << "`flowhls csim .` (or `make csim`) prints one line per output and a final PASS or FAIL.\n";
     return os.str();
+}
+
+// The testbench's flat array `var` passed as the kernel argument `b`: cast to a pointer to rows
+// when the argument keeps its shape (partitioned in several dimensions).
+std::string shaped_argument(const Buffer &b, const std::string &var) {
+    if (!b.partition.enabled || b.partition.dims.empty()) return var;
+    std::string rows;
+    for (size_t d = b.partition.shape.size() - 1; d-- > 0;) rows += "[" + std::to_string(b.partition.shape[d]) + "]";
+    return std::string("(") + (b.kind == BufferKind::Input ? "const " : "") + c_type(b.type) + " (*)" + rows + ")" + var;
 }
 
 }  // namespace

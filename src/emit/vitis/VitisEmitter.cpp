@@ -15,6 +15,16 @@ namespace {
 // The ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled).
 std::string partition_pragma(const std::string &name, const ArrayPartition &p) {
     if (!p.enabled) return "";
+    if (!p.dims.empty()) {
+        // One pragma per partitioned dimension; C's dim=1 is the outermost (Halide's last).
+        std::string lines;
+        for (const DimensionPartition &d : p.dims) {
+            lines += "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(d.kind);
+            if (d.kind != PartitionKind::Complete) lines += " factor=" + std::to_string(d.factor);
+            lines += " dim=" + std::to_string(p.shape.size() - static_cast<size_t>(d.dim)) + "\n";
+        }
+        return lines;
+    }
     std::string line = "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(p.kind);
     if (p.kind != PartitionKind::Complete) line += " factor=" + std::to_string(p.factor);
     return line + " dim=1\n";
