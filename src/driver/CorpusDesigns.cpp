@@ -86,16 +86,14 @@ const std::vector<CorpusGap> &corpus_gaps() {
     static const std::vector<CorpusGap> all = [] {
         std::vector<CorpusGap> v;
         const std::string two_d =
-            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns) and binds them "
-            "to true dual-port RAMs (ram_t2p_bram); flowhls partitions one dimension of an array's flattened "
-            "storage, where a cyclic partition of the row dimension has no form (docs/directives.md), nor a storage "
-            "binding, and its tiles are not aligned with the banks, so they cannot be passed bank by bank either "
+            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns, expressible since "
+            "the pb_gemm scalehls/hida design: docs/directives.md) and binds them to true dual-port RAMs "
+            "(ram_t2p_bram, which the co-language cannot express); the design is not written as a pb_ schedule yet "
             "(docs/calibration.md)";
         const std::string hida_2d =
-            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns); flowhls "
-            "partitions one dimension of an array's flattened storage, where a cyclic partition of the row "
-            "dimension has no form (docs/directives.md), and its tiles are not aligned with the banks, so they "
-            "cannot be passed bank by bank either (docs/calibration.md)";
+            "partitions both dimensions of its two-dimensional arrays (cyclic on rows and columns, expressible since "
+            "the pb_gemm scalehls/hida design: docs/directives.md); the design is not written as a pb_ schedule yet "
+            "(docs/calibration.md)";
         for (const char *k : {"2mm", "3mm", "atax", "bicg", "gemm", "gesummv", "mvt"}) {
             if (std::string(k) != "mvt" && std::string(k) != "bicg" && std::string(k) != "gesummv" &&
                 std::string(k) != "gemm") {

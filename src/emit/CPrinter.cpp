@@ -325,28 +325,34 @@ void CPrinter::vector_stmt(int lanes, const std::function<std::string()> &target
 
 namespace {
 
-// Which lets each let's value uses, and the variables used outside let values, leaving out the
-// indices of the arrays in `shaped` (printed in terms of the loop variables).
+// Which lets (by node: names repeat in one body) each let's value uses, and the lets used
+// outside let values, leaving out the indices of the arrays in `shaped` (printed in terms of the
+// loop variables).
 class LetUses : public IRVisitor {
 public:
     explicit LetUses(const std::map<std::string, std::vector<int64_t>> &shaped) : shaped(shaped) {}
-    std::map<std::string, std::set<std::string>> uses;
-    std::set<std::string> roots, lets;
+    std::map<const LetStmt *, std::set<const LetStmt *>> uses;
+    std::set<const LetStmt *> roots, lets;
 
 private:
     using IRVisitor::visit;
     const std::map<std::string, std::vector<int64_t>> &shaped;
-    std::vector<std::string> context;
+    std::map<std::string, std::vector<const LetStmt *>> binding;
+    std::vector<const LetStmt *> context;
     void visit(const Variable *op) override {
-        if (context.empty()) roots.insert(op->name);
-        else uses[context.back()].insert(op->name);
+        auto b = binding.find(op->name);
+        if (b == binding.end() || b->second.empty()) return;
+        if (context.empty()) roots.insert(b->second.back());
+        else uses[context.back()].insert(b->second.back());
     }
     void visit(const LetStmt *op) override {
-        lets.insert(op->name);
-        context.push_back(op->name);
+        lets.insert(op);
+        context.push_back(op);
         op->value.accept(this);
         context.pop_back();
+        binding[op->name].push_back(op);
         op->body.accept(this);
+        binding[op->name].pop_back();
     }
     void visit(const Load *op) override {
         if (!shaped.count(op->name)) op->index.accept(this);
@@ -367,15 +373,15 @@ void CPrinter::set_shapes(std::map<std::string, std::vector<int64_t>> shaped, co
     if (shapes.empty() || !body.defined()) return;
     LetUses u(shapes);
     body.accept(&u);
-    std::set<std::string> live;
-    std::vector<std::string> work(u.roots.begin(), u.roots.end());
+    std::set<const LetStmt *> live;
+    std::vector<const LetStmt *> work(u.roots.begin(), u.roots.end());
     while (!work.empty()) {
-        std::string v = work.back();
+        const LetStmt *v = work.back();
         work.pop_back();
         if (!live.insert(v).second) continue;
-        for (const std::string &w : u.uses[v]) work.push_back(w);
+        for (const LetStmt *w : u.uses[v]) work.push_back(w);
     }
-    for (const std::string &l : u.lets) {
+    for (const LetStmt *l : u.lets) {
         if (!live.count(l)) unprinted_lets.insert(l);
     }
 }
@@ -424,7 +430,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
     } else if (const LetStmt *l = s.as<LetStmt>()) {
         int lanes = l->value.type().lanes();
         bool bounded = lanes == 1 && l->value.type().is_int() && !shapes.empty();
-        if (bounded && unprinted_lets.count(l->name)) {
+        if (bounded && unprinted_lets.count(l)) {
             // Used only in indices printed per dimension (substituted there).
         } else if (lanes > 1) {
             os << pad(indent) << c_type(l->value.type()) << " " << l->name << "[" << lanes << "];\n";

@@ -98,7 +98,7 @@ private:
     std::map<std::string, std::string> value_types, value_pragmas;
     std::map<std::string, std::vector<int64_t>> shapes;
     /// Lets used only in the indices of arrays printed with their shape: not printed.
-    std::set<std::string> unprinted_lets;
+    std::set<const Halide::Internal::LetStmt *> unprinted_lets;
     /// While printing one lane of a vector statement: the lane variable.
     mutable std::string lane;
     /// Ranges of the loop variables and integer lets around the statement being printed.
