@@ -59,7 +59,8 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
                          "corpus calls Vitis's exp core: that node's DSP, LUT and FF differ by construction (left out "
                          "of the LUT/FF cost fit); the corpus nodes writing two or three FIFOs are flowhls fork "
                          "filters (the input's fork is the corpus's first node; the scaled scores and the exponentials "
-                         "each add one fork node)",
+                         "each add one fork node, whose loops shift the per-loop pairing by trip count in the softmax: "
+                         "the row sum's II 4 loop is listed beside another node's)",
                          false});
         }
         v.push_back({"cnns/streamhls/opt1/ResidualBlock", "shls_residual_block", "opt1", "", kInMemory, ""});
