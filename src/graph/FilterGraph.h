@@ -203,6 +203,9 @@ struct Filter {
     std::map<std::string, LoopDirective> directives;
     /// Inline the function into the top (HlsSchedule::inline_filter).
     bool inline_function = false;
+    /// The ONNX value (tensor) whose elements it writes, recorded at import ("" for Halide
+    /// programs and for filters passes add); what `flowhls csim --trace` compares it with.
+    std::string onnx_value;
 };
 
 /// Whether the main filter can be a dataflow region, and why not.
