@@ -106,7 +106,7 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     FilterGraph graph = extract_filters(lowered);
     for (Filter &f : graph.filters) {
         auto value = program.onnx_values.find(f.name);
-        if (value != program.onnx_values.end()) f.onnx_value = value->second;
+        if (value != program.onnx_values.end()) f.onnx_values = value->second;
     }
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
 

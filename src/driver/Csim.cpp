@@ -189,7 +189,12 @@ CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
     if (trace && !line.empty()) {
         result.trace = compare_trace(dir, options.trace_reference, options.atol, options.rtol);
         result.traced = true;
-        if (result.trace.first_divergence >= 0) result.passed = false;
+        if (result.trace.first_divergence >= 0) {
+            const TraceRow &r = result.trace.rows[result.trace.first_divergence];
+            result.passed = false;
+            result.verdict = "FAIL: filter outputs diverge from the reference from node '" +
+                             (r.node.empty() ? r.value : r.node) + "' on (the simulation: " + line + ")";
+        }
     }
     return result;
 }

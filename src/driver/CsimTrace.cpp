@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +43,8 @@ std::vector<std::string> data_lines(const std::string &path, const std::string &
     return out;
 }
 
-// A name with %XX escapes (trace.txt and index.txt escape control characters and '%').
+// A name with %XX escapes (trace.txt and index.txt escape control characters, '%' and, in
+// trace.txt, spaces).
 std::string unescape(const std::string &s, const std::string &where) {
     std::string out;
     for (size_t i = 0; i < s.size(); i++) {
@@ -122,13 +124,16 @@ std::string table(const TraceReport &t, const std::string &reference) {
     std::ostringstream os;
     os << "trace against " << reference << " (floating-point values within atol " << t.atol << " + rtol " << t.rtol
        << " x |ref|; integers exactly, errors in LSB)\n";
-    os << std::left << std::setw(4) << "#" << std::setw(32) << "node" << std::setw(18) << "op" << std::setw(18)
+    size_t width = 6;
+    for (const TraceRow &r : t.rows) width = std::max(width, (r.node.empty() ? r.value : r.node).size() + 2);
+    os << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(width)) << "node" << std::setw(18) << "op"
+       << std::setw(18)
        << "shape" << std::setw(6) << "dtype" << std::setw(14) << "max abs err" << std::setw(18) << "mismatches"
        << "status\n";
     for (size_t i = 0; i < t.rows.size(); i++) {
         const TraceRow &r = t.rows[i];
         std::string node = r.node.empty() ? r.value : r.node;
-        os << std::setw(4) << i + 1 << std::setw(32) << node << std::setw(18) << (r.op.empty() ? "-" : r.op)
+        os << std::setw(4) << i + 1 << std::setw(static_cast<int>(width)) << node << std::setw(18) << (r.op.empty() ? "-" : r.op)
            << std::setw(18) << (r.shape.empty() ? "-" : r.shape) << std::setw(6) << r.dtype << std::setw(14)
            << (r.count ? error_text(r) : "-") << std::setw(18)
            << (r.count ? std::to_string(r.mismatches) + "/" + std::to_string(r.count) : "-") << r.status << "\n";
@@ -189,9 +194,17 @@ TraceReport compare_trace(const std::string &dir, const std::string &reference, 
         TraceRow row;
         row.filter = f[0];
         row.buffer = f[1];
-        row.value = unescape(f[2], manifest);
         row.dtype = f[3];
-        auto it = ref.find(row.value);
+        // The first of the values the filter holds (computed, then views) the reference has.
+        std::istringstream names(f[2]);
+        std::string name;
+        auto it = ref.end();
+        while (names >> name && it == ref.end()) {
+            std::string value = unescape(name, manifest);
+            if (row.value.empty()) row.value = value;
+            it = ref.find(value);
+            if (it != ref.end()) row.value = value;
+        }
         if (it == ref.end()) {
             row.status = "no reference";
         } else {

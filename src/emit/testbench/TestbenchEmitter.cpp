@@ -31,7 +31,7 @@ std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
     std::ostringstream os;
     print_top_function(g, style, g.name + "_trace", [&](const Filter &f) {
         std::string lines;
-        if (f.onnx_value.empty()) return lines;
+        if (f.onnx_values.empty()) return lines;
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
             std::string file = "\"" + b.name + ".npy\"", descr = "\"" + npy_descr(b.type) + "\"";
@@ -140,16 +140,16 @@ std::string testbench(const FilterGraph &g, const ProjectSettings &s, bool trace
 
 bool traceable(const FilterGraph &g) {
     for (const Filter &f : g.filters) {
-        if (!f.onnx_value.empty()) return true;
+        if (!f.onnx_values.empty()) return true;
     }
     return false;
 }
 
-// Every character of an ONNX value name below ' ', and '%', written as %XX: one name per field.
-std::string escape_field(const std::string &name) {
+// Every character of an ONNX value name up to ' ', and '%', written as %XX: names separated by spaces.
+std::string escape_name(const std::string &name) {
     std::string out;
     for (unsigned char c : name) {
-        if (c < 0x20 || c == '%' || c == 0x7f) {
+        if (c <= 0x20 || c == '%' || c == 0x7f) {
             const char *hex = "0123456789ABCDEF";
             out += '%';
             out += hex[c >> 4];
@@ -164,13 +164,15 @@ std::string escape_field(const std::string &name) {
 std::string trace_manifest(const FilterGraph &g) {
     std::ostringstream os;
     os << "# Outputs the trace testbench saves to build/trace/ (flowhls csim --trace), in the order the top\n"
-       << "# function computes them: filter, buffer, the ONNX value it holds (%XX-escaped), dtype, elements.\n";
+       << "# function computes them: filter, buffer, the ONNX values it holds (computed, then views of it;\n"
+       << "# %XX-escaped, space-separated), dtype, elements.\n";
     for (const Filter &f : g.filters) {
-        if (f.onnx_value.empty()) continue;
+        if (f.onnx_values.empty()) continue;
+        std::string values;
+        for (const std::string &v : f.onnx_values) values += (values.empty() ? "" : " ") + escape_name(v);
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
-            os << f.name << "\t" << b.name << "\t" << escape_field(f.onnx_value) << "\t" << npy_descr(b.type) << "\t"
-               << b.size() << "\n";
+            os << f.name << "\t" << b.name << "\t" << values << "\t" << npy_descr(b.type) << "\t" << b.size() << "\n";
         }
     }
     return os.str();
