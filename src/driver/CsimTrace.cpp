@@ -1,11 +1,6 @@
 // compare_trace: each filter output a trace testbench saved against the reference value of its
 // ONNX value, in the order the top function computes them.
 #include "driver/CsimTrace.h"
-#include "flowhls/Error.h"
-#include "frontend/onnx/TensorData.h"
-#include "support/Paths.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +8,12 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "flowhls/Error.h"
+#include "frontend/onnx/TensorData.h"
+#include "support/Paths.h"
 
 namespace flowhls {
 
@@ -101,7 +101,8 @@ void compare_row(TraceRow &row, const std::string &got_path, const std::string &
     std::vector<double> g = onnx_import::buffer_doubles(got.values), w = onnx_import::buffer_doubles(want.values);
     row.integer = !got.values.type().is_float();
     if (g.size() != w.size()) {
-        row.status = "size differs (" + std::to_string(g.size()) + " values, reference " + std::to_string(w.size()) + ")";
+        row.status =
+            "size differs (" + std::to_string(g.size()) + " values, reference " + std::to_string(w.size()) + ")";
         return;
     }
     row.count = static_cast<int64_t>(g.size());
@@ -127,15 +128,15 @@ std::string table(const TraceReport &t, const std::string &reference) {
     size_t width = 6;
     for (const TraceRow &r : t.rows) width = std::max(width, (r.node.empty() ? r.value : r.node).size() + 2);
     os << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(width)) << "node" << std::setw(18) << "op"
-       << std::setw(18)
-       << "shape" << std::setw(6) << "dtype" << std::setw(14) << "max abs err" << std::setw(18) << "mismatches"
+       << std::setw(18) << "shape" << std::setw(6) << "dtype" << std::setw(14) << "max abs err" << std::setw(18)
+       << "mismatches"
        << "status\n";
     for (size_t i = 0; i < t.rows.size(); i++) {
         const TraceRow &r = t.rows[i];
         std::string node = r.node.empty() ? r.value : r.node;
-        os << std::setw(4) << i + 1 << std::setw(static_cast<int>(width)) << node << std::setw(18) << (r.op.empty() ? "-" : r.op)
-           << std::setw(18) << (r.shape.empty() ? "-" : r.shape) << std::setw(6) << r.dtype << std::setw(14)
-           << (r.count ? error_text(r) : "-") << std::setw(18)
+        os << std::setw(4) << i + 1 << std::setw(static_cast<int>(width)) << node << std::setw(18)
+           << (r.op.empty() ? "-" : r.op) << std::setw(18) << (r.shape.empty() ? "-" : r.shape) << std::setw(6)
+           << r.dtype << std::setw(14) << (r.count ? error_text(r) : "-") << std::setw(18)
            << (r.count ? std::to_string(r.mismatches) + "/" + std::to_string(r.count) : "-") << r.status << "\n";
     }
     if (t.first_divergence < 0) {
@@ -172,7 +173,7 @@ std::string json(const TraceReport &t, const std::string &reference) {
     j["rows"] = rows;
     if (t.first_divergence >= 0) {
         j["first_divergence"] = t.rows[t.first_divergence].node.empty() ? t.rows[t.first_divergence].value
-                                                                         : t.rows[t.first_divergence].node;
+                                                                        : t.rows[t.first_divergence].node;
     } else {
         j["first_divergence"] = nullptr;
     }
@@ -190,7 +191,8 @@ TraceReport compare_trace(const std::string &dir, const std::string &reference, 
     fs::path saved = fs::path(dir) / "build" / "trace";
     for (const std::string &line : data_lines(manifest, "trace manifest")) {
         std::vector<std::string> f = fields(line);
-        if (f.size() != 5) throw Error("'" + manifest + "' is not a trace manifest flowhls writes (line '" + line + "')");
+        if (f.size() != 5)
+            throw Error("'" + manifest + "' is not a trace manifest flowhls writes (line '" + line + "')");
         TraceRow row;
         row.filter = f[0];
         row.buffer = f[1];
@@ -211,8 +213,8 @@ TraceReport compare_trace(const std::string &dir, const std::string &reference, 
             row.node = it->second.node;
             row.op = it->second.op;
             row.shape = it->second.shape;
-            compare_row(row, (saved / (row.buffer + ".npy")).string(),
-                        (fs::path(reference) / it->second.file).string(), t.atol, t.rtol);
+            compare_row(row, (saved / (row.buffer + ".npy")).string(), (fs::path(reference) / it->second.file).string(),
+                        t.atol, t.rtol);
         }
         if (row.status == "DIVERGES" && t.first_divergence < 0) t.first_divergence = static_cast<int>(t.rows.size());
         t.rows.push_back(row);

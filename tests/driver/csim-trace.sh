@@ -11,6 +11,13 @@ flowhls=$1; src=$2; work=$3; model=$4; input=$5
 py=/usr/bin/python3
 rm -rf "$work"; mkdir -p "$work"
 fail() { echo "csim-trace: FAIL: $*"; exit 1; }
+# traced NAME MODEL: compiles MODEL to $work/NAME, traces it against $work/ref into $work/NAME.txt
+# and prints it; $status is the trace's exit status.
+traced() {
+  "$flowhls" compile "$2" -o "$work/$1" --inputs "$input" $expected >/dev/null
+  status=0; "$flowhls" csim "$work/$1" --trace "$work/ref" >"$work/$1.txt" 2>&1 || status=$?
+  cat "$work/$1.txt"
+}
 
 # The reference of the original model, on the given input; its outputs are the expected ones
 # (paths without spaces).
@@ -28,9 +35,7 @@ EOF
 )
 
 # (a) the design as compiled: every traced output matches (exit 0), outputs too.
-"$flowhls" compile "$model" -o "$work/good" --inputs "$input" $expected >/dev/null
-status=0; "$flowhls" csim "$work/good" --trace "$work/ref" >"$work/good.txt" 2>&1 || status=$?
-cat "$work/good.txt"
+traced good "$model"
 [ "$status" -eq 0 ] || fail "the correct design's trace exited with $status"
 grep -q "trace: every compared filter output matches the reference" "$work/good.txt" || fail "no match verdict"
 grep -q "no reference\|size differs" "$work/good.txt" && fail "a filter output was not compared"
@@ -79,9 +84,7 @@ while value in consumers and consumers[value].op_type in ("Relu", "QuantizeLinea
 print(named if consumers.get(value) is not None and consumers[value].op_type == "QuantizeLinear" else node.name)
 EOF
 )
-"$flowhls" compile "$work/planted.onnx" -o "$work/bad" --inputs "$input" $expected >/dev/null
-status=0; "$flowhls" csim "$work/bad" --trace "$work/ref" >"$work/bad.txt" 2>&1 || status=$?
-cat "$work/bad.txt"
+traced bad "$work/planted.onnx"
 [ "$status" -eq 1 ] || fail "the planted design's trace exited with $status, not 1"
 grep -q "trace: first divergence at node '$planted' " "$work/bad.txt" || fail "the trace does not name '$planted'"
 "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] == sys.argv[2], j['first_divergence']" \
