@@ -1,6 +1,11 @@
 // compare_trace: each filter output a trace testbench saved against the reference value of its
 // ONNX value, in the order the top function computes them.
 #include "driver/CsimTrace.h"
+#include "flowhls/Error.h"
+#include "frontend/onnx/TensorData.h"
+#include "support/Paths.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -8,12 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "flowhls/Error.h"
-#include "frontend/onnx/TensorData.h"
-#include "support/Paths.h"
 
 namespace flowhls {
 

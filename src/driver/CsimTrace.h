@@ -1,9 +1,9 @@
 // compare_trace: the outputs a trace testbench saved, compared with a reference's intermediates.
 #pragma once
 
-#include <string>
-
 #include "flowhls/Csim.h"
+
+#include <string>
 
 namespace flowhls {
 
