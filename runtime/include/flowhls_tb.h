@@ -104,6 +104,34 @@ static inline double flowhls_element(const void *data, size_t i, size_t elem_siz
     }
 }
 
+/* Writes `count` elements of `elem_size` bytes at `data` to `dir`/`file` as a one-dimensional
+ * version 1 .npy file of dtype `descr` (the trace testbench's dumps). Exits with status 2 and a
+ * message when it cannot. */
+static inline void flowhls_save_npy(const char *dir, const char *file, const void *data, size_t elem_size, size_t count,
+                                    const char *descr) {
+    char path[4096];
+    char header[256];
+    int len;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%lu,), }", descr,
+                   (unsigned long)count);
+    while ((10 + len + 1) % 64 != 0) header[len++] = ' ';
+    header[len++] = '\n';
+    f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "ERROR: cannot write %s\n", path);
+        exit(2);
+    }
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(len & 0xff, f);
+    fputc((len >> 8) & 0xff, f);
+    if (fwrite(header, 1, (size_t)len, f) != (size_t)len || fwrite(data, elem_size, count, f) != count || fclose(f)) {
+        fprintf(stderr, "ERROR: cannot write %s\n", path);
+        exit(2);
+    }
+}
+
 /* Result of comparing one output with its reference. */
 typedef struct {
     size_t count;

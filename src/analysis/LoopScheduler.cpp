@@ -185,6 +185,19 @@ private:
     void straight(const Stmt &s, std::vector<LoopEstimate> *loops);
     int64_t loop(const For *op, std::vector<LoopEstimate> *loops);
     int64_t pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops);
+    // A lower bound on a pipeline's II and what sets it.
+    struct IIBound {
+        int ii = 1;
+        std::string reason;
+        bool forwarded = false;  // recurrences: through a memory that forwards stores
+    };
+    // The II the memory ports (and m_axi ports) of the arrays accessed by `sched`'s one
+    // iteration of the flattened `nest` allow.
+    IIBound port_bound(const Scheduler &sched, const Nest &nest) const;
+    // The II the recurrences of `body` (one iteration of the flattened `nest`, loop trips
+    // `trips`) allow: ceil(delay / distance) of each store depending on a load of its element.
+    IIBound recurrence_bound(const Scheduler &sched, const Nest &nest, const Stmt &body,
+                             const std::vector<int64_t> &trips) const;
     int axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
                   std::string *reason) const;
     void merge(const Scheduler &sub) {
@@ -452,27 +465,7 @@ int64_t count_index_multipliers(const Nest &nest, const Stmt &body) {
     return static_cast<int64_t>(find.found.size());
 }
 
-int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops) {
-    LoopEstimate est;
-    est.name = op->name;
-    int64_t total = 1;
-    std::vector<int64_t> trips;
-    for (const For *f : nest.loops) {
-        const IntImm *e = f->extent.as<IntImm>();
-        trips.push_back(e ? e->value : 1);
-        total *= trips.back();
-    }
-    Stmt body = nest.body;
-    for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
-    body = fold_constant_selects(body);
-    Scheduler sched(device, context, options);
-    sched.lets = lets;
-    sched.multiplier = multiplier * total;
-    sched.chain_forwarding = target_ii > 1;
-    // One cycle per flattened level to step the nest's counters and select the indices.
-    est.depth = static_cast<int>(sched.run(body, nullptr)) + static_cast<int>(nest.loops.size()) - 1;
-    for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
-    for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
+Scheduler::IIBound Scheduler::port_bound(const Scheduler &sched, const Nest &nest) const {
     // Memory ports: loads and stores per bank of each array and iteration.
     // A load of an element an earlier store of the same iteration wrote takes the stored value
     // (the tool forwards it) and no port.
@@ -493,38 +486,40 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
         Expr min = resolved(f->min);
         ranges.push(f->name, Interval(min, simplify(min + resolved(f->extent) - 1)));
     }
-    est.ii_resource = 1;
-    std::string port_reason;
+    IIBound bound;
     for (const auto &kv : per_array) {
         auto info = context.arrays.find(kv.first);
         ArrayInfo array = info == context.arrays.end() ? ArrayInfo() : info->second;
         PortDemand d = port_demand(kv.second, array.partition, array.size, &ranges);
         int ii = static_cast<int>(
             std::max(ceil_div(d.reads, device.read_ports), ceil_div(d.writes, device.write_ports)));
-        if (ii > est.ii_resource) {
-            est.ii_resource = ii;
+        if (ii > bound.ii) {
+            bound.ii = ii;
             const ArrayPartition &p = array.partition;
             std::string banks = p.enabled ? " on the busiest of " + std::to_string(p.factor) + " " +
                                                 (p.kind == PartitionKind::Cyclic ? "cyclic" : "block") + " banks"
                                           : "";
-            port_reason = "memory ports of '" + kv.first + "' (" + std::to_string(d.reads) + " reads, " +
-                          std::to_string(d.writes) + " writes per iteration" + banks + ")";
+            bound.reason = "memory ports of '" + kv.first + "' (" + std::to_string(d.reads) + " reads, " +
+                           std::to_string(d.writes) + " writes per iteration" + banks + ")";
         }
         if (array.kind == MemoryKind::Axi) {
             std::string reason;
             int axi = axi_bound(kv.second, array, nest.loops.back()->name, &reason);
-            if (axi > est.ii_resource) {
-                est.ii_resource = axi;
-                port_reason = "m_axi port of '" + kv.first + "' (" + reason + ")";
+            if (axi > bound.ii) {
+                bound.ii = axi;
+                bound.reason = "m_axi port of '" + kv.first + "' (" + reason + ")";
             }
         }
     }
+    return bound;
+}
+
+Scheduler::IIBound Scheduler::recurrence_bound(const Scheduler &sched, const Nest &nest, const Stmt &body,
+                                               const std::vector<int64_t> &trips) const {
     // Recurrences: a store whose value depends on a load of the same element in an earlier
     // iteration: ceil(delay / distance), the delay measured with the operators' recurrence
     // latencies and the memory's forwarding (docs/qor.md).
-    est.ii_recurrence = 1;
-    std::string rec_reason;
-    bool rec_forwarded = false;
+    IIBound bound;
     for (const Access &l : sched.accesses) {
         if (!l.load) continue;
         for (const Access &s : sched.accesses) {
@@ -566,14 +561,43 @@ int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std:
             MemoryKind kind = context.kind_of(l.load->name);
             if (varies && (kind == MemoryKind::Port || kind == MemoryKind::Axi)) delay += 1;
             int ii = static_cast<int>(ceil_div(delay, distance));
-            if (ii > est.ii_recurrence) {
-                est.ii_recurrence = ii;
-                rec_forwarded = forwards(kind);
-                rec_reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) + ", distance " +
+            if (ii > bound.ii) {
+                bound.ii = ii;
+                bound.forwarded = forwards(kind);
+                bound.reason = "recurrence on '" + l.load->name + "' (delay " + std::to_string(delay) + ", distance " +
                              std::to_string(distance) + ")";
             }
         }
     }
+    return bound;
+}
+
+int64_t Scheduler::pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops) {
+    LoopEstimate est;
+    est.name = op->name;
+    int64_t total = 1;
+    std::vector<int64_t> trips;
+    for (const For *f : nest.loops) {
+        const IntImm *e = f->extent.as<IntImm>();
+        trips.push_back(e ? e->value : 1);
+        total *= trips.back();
+    }
+    Stmt body = nest.body;
+    for (auto it = nest.lets.rbegin(); it != nest.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    body = fold_constant_selects(body);
+    Scheduler sched(device, context, options);
+    sched.lets = lets;
+    sched.multiplier = multiplier * total;
+    sched.chain_forwarding = target_ii > 1;
+    // One cycle per flattened level to step the nest's counters and select the indices.
+    est.depth = static_cast<int>(sched.run(body, nullptr)) + static_cast<int>(nest.loops.size()) - 1;
+    for (const auto &kv : sched.operations) operations[kv.first] += kv.second;
+    for (const auto &kv : sched.executed) executed[kv.first] += kv.second;
+    IIBound ports = port_bound(sched, nest), recurrence = recurrence_bound(sched, nest, body, trips);
+    est.ii_resource = ports.ii;
+    est.ii_recurrence = recurrence.ii;
+    const std::string &port_reason = ports.reason, &rec_reason = recurrence.reason;
+    bool rec_forwarded = recurrence.forwarded;
     est.pipelined = true;
     est.flattened_levels = static_cast<int>(nest.loops.size());
     est.trip = total;

@@ -1,6 +1,7 @@
 // run_csim: checks that a project holds the code flowhls wrote, builds its testbench with its
 // Makefile and runs it.
 #include "flowhls/Csim.h"
+#include "driver/CsimTrace.h"
 #include "flowhls/Error.h"
 #include "frontend/onnx/TensorData.h"
 #include "support/Npy.h"
@@ -146,8 +147,21 @@ void check_project_files(const std::string &dir) {
 CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
     require_directory(dir, "project directory");
     check_project_files(dir);
+    const bool trace = !options.trace_reference.empty();
+    if (trace) {
+        require_directory(options.trace_reference, "trace reference directory");
+        std::error_code ec;
+        if (!fs::is_regular_file(fs::path(dir) / "trace.txt", ec)) {
+            throw Error("'" + dir + "' has no trace testbench (trace.txt): --trace needs a project compiled from an " +
+                        "ONNX model by this flowhls");
+        }
+        if (options.sanitize) throw Error("--trace and --sanitize cannot be combined");
+        fs::remove_all(fs::path(dir) / "build" / "trace", ec);
+        fs::create_directories(fs::path(dir) / "build" / "trace", ec);
+        if (ec) throw Error("cannot create '" + (fs::path(dir) / "build" / "trace").string() + "': " + ec.message());
+    }
     std::ostream *echo = options.echo ? &std::cout : nullptr;
-    const std::string binary = options.sanitize ? "build/csim-sanitize" : "build/csim";
+    const std::string binary = trace ? "build/csim-trace" : options.sanitize ? "build/csim-sanitize" : "build/csim";
     CsimResult result;
     ProcessResult build = run_process({"make", "--no-print-directory", binary}, dir, echo);
     result.log = build.output;
@@ -171,6 +185,16 @@ CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
     }
     if (!result.passed && line.rfind("PASS", 0) == 0) {
         result.verdict = "FAIL: the simulation printed PASS but exited with status " + std::to_string(run.status);
+    }
+    if (trace && !line.empty()) {
+        result.trace = compare_trace(dir, options.trace_reference, options.atol, options.rtol);
+        result.traced = true;
+        if (result.trace.first_divergence >= 0) {
+            const TraceRow &r = result.trace.rows[result.trace.first_divergence];
+            result.passed = false;
+            result.verdict = "FAIL: filter outputs diverge from the reference from node '" +
+                             (r.node.empty() ? r.value : r.node) + "' on (the simulation: " + line + ")";
+        }
     }
     return result;
 }

@@ -3,6 +3,7 @@
 #include "ir/IRQueries.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace flowhls {
@@ -164,6 +165,39 @@ std::string array_parameter(const Buffer &b, bool read_only) {
     return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + array_extents(b.size(), b.partition);
 }
 
+void print_top_function(const FilterGraph &g, const KernelStyle &style, const std::string &name,
+                        const std::function<std::string(const Filter &)> &after_call, std::ostream &k) {
+    std::string sig = top_signature(g);
+    k << "void " << name << sig.substr(sig.find('(')) << " {\n";
+    k << style.hooks->top_pragmas(g);
+    for (const std::string &a : g.args) {
+        const Buffer &b = g.buffer(a);
+        if (b.consumers.empty() && b.producers.empty()) k << "    (void)" << b.name << ";  // not read by the design\n";
+    }
+    for (const Buffer &b : g.buffers) {
+        if (b.kind != BufferKind::Intermediate) continue;
+        if (style.streams && b.is_stream()) {
+            k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
+            k << style.hooks->stream_pragmas(b);
+            continue;
+        }
+        // Large arrays are static: a C simulation's stack cannot hold them.
+        bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
+        k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
+        if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
+        k << ";\n";
+        if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
+    }
+    for (const Filter &f : g.filters) {
+        k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";
+        std::vector<const Buffer *> params = call_parameters(g, f);
+        for (size_t i = 0; i < params.size(); i++) k << (i ? ", " : "") << params[i]->name;
+        k << ");\n";
+        if (after_call) k << after_call(f);
+    }
+    k << "}\n";
+}
+
 std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &style) {
     for (const Buffer &b : g.buffers) {
         if (b.is_stream() && !style.streams) {
@@ -202,33 +236,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     k << "\n";
     for (size_t i = 0; i < g.filters.size(); i++) print_filter(g, g.filters[i], style, values[i], k);
 
-    k << top_signature(g) << " {\n";
-    k << style.hooks->top_pragmas(g);
-    for (const std::string &a : g.args) {
-        const Buffer &b = g.buffer(a);
-        if (b.consumers.empty() && b.producers.empty()) k << "    (void)" << b.name << ";  // not read by the design\n";
-    }
-    for (const Buffer &b : g.buffers) {
-        if (b.kind != BufferKind::Intermediate) continue;
-        if (style.streams && b.is_stream()) {
-            k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
-            k << style.hooks->stream_pragmas(b);
-            continue;
-        }
-        // Large arrays are static: a C simulation's stack cannot hold them.
-        bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
-        k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
-        if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
-        k << ";\n";
-        if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
-    }
-    for (const Filter &f : g.filters) {
-        k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";
-        std::vector<const Buffer *> params = call_parameters(g, f);
-        for (size_t i = 0; i < params.size(); i++) k << (i ? ", " : "") << params[i]->name;
-        k << ");\n";
-    }
-    k << "}\n";
+    print_top_function(g, style, g.name, nullptr, k);
     std::vector<EmittedFile> files = {{"kernel.h", h.str()}, {style.source_file, k.str()}};
     HlsTarget target = style.dialect.cplusplus ? HlsTarget::Vitis : HlsTarget::Bambu;
     std::vector<std::string> roms = rom_source_files(g, target);

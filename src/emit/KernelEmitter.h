@@ -6,6 +6,7 @@
 #include "flowhls/Target.h"
 #include "graph/FilterGraph.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -75,6 +76,12 @@ void printed_as_values(const FilterGraph &graph, const Filter &f, const KernelSt
 /// filter) declaring intermediate buffers as local arrays and calling the filters in order.
 /// Read-only. Returns kernel.h and the kernel source.
 std::vector<EmittedFile> emit_kernel(const FilterGraph &graph, const KernelStyle &style);
+
+/// Prints the top function of `graph` (emit_kernel's, declaring the intermediate buffers and
+/// calling the filters in order) called `name`, with the text `after_call` returns (if set)
+/// after each filter's call (the trace testbench dumps the filter's output there). Read-only.
+void print_top_function(const FilterGraph &graph, const KernelStyle &style, const std::string &name,
+                        const std::function<std::string(const Filter &)> &after_call, std::ostream &out);
 
 /// Intermediate arrays larger than this many bytes are declared static in the top function.
 constexpr int64_t kStaticArrayBytes = 64 * 1024;

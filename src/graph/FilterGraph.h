@@ -219,6 +219,10 @@ struct Filter {
     std::map<std::string, LoopDirective> directives;
     /// Inline the function into the top (HlsSchedule::inline_filter).
     bool inline_function = false;
+    /// The ONNX values (tensors) whose elements it writes, recorded at import (the one it
+    /// computes, then views of it; none for Halide programs and for filters passes add): what
+    /// `flowhls csim --trace` compares its output with (HalideProgram::onnx_values).
+    std::vector<std::string> onnx_values = {};
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

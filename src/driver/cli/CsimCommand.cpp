@@ -13,7 +13,8 @@
 namespace flowhls::cli {
 
 int print_csim_verdict(const CsimResult &r, bool verbose) {
-    if (!r.passed && !verbose) std::cout << r.log;
+    if (!r.passed && !verbose && !r.traced) std::cout << r.log;
+    if (r.traced) std::cout << r.trace.text;
     std::cout << "csim: " << r.verdict << "\n";
     return r.passed ? 0 : 1;
 }
@@ -44,6 +45,9 @@ Command csim_command(CLI::App &app) {
     sub->add_option("--expected", a->options.expected,
                     "expected outputs (.pb or .npy) replacing data/, in program order")
         ->allow_extra_args(false);
+    sub->add_option("--trace", a->options.trace_reference,
+                    "compare every filter's output with the reference intermediates in this directory "
+                    "(models/trace_reference.py) and name the first node that diverges");
     sub->add_flag("-v,--verbose", a->verbose, "print the build and simulation output");
     return {sub, [a] {
                 a->options.echo = a->verbose;

@@ -304,6 +304,11 @@ private:
             }
             t.view_depth = depth + 1;
             view = t.view_depth <= kMaxViewChain;  // a longer chain of views: this one is a filter
+            auto source = tensors_.find(n.input(0));
+            if (view && source != tensors_.end() && source->second.func.defined() &&
+                filters_.count(source->second.func.name())) {
+                onnx_values_[source->second.func.name()].push_back(t.name);  // a view of a filter's value
+            }
         }
         if (!view) charge("", "output '" + t.name + "'", t.elem_type, t.shape);
         bool fold = !t.constant.defined() && all_constant && t.size() <= (int64_t(1) << 22);
@@ -318,6 +323,7 @@ private:
             t.func = f;
             t.view_depth = 0;
             filters_.insert(f.name());
+            onnx_values_[f.name()].push_back(t.name);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
         }
@@ -381,6 +387,7 @@ private:
             std::vector<Halide::Var> vars = make_vars(t.rank());
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
+            onnx_values_[f.name()].push_back(v.name());
             std::vector<int> extents = halide_extents(t.shape);
             p.outputs.push_back({f, extents});
         }
@@ -408,6 +415,7 @@ private:
         for (auto &e : params_) e.second.param.reset();
         attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
+        p.onnx_values = onnx_values_;
         return p;
     }
 
@@ -430,6 +438,7 @@ private:
     std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
     // ONNX node and value names -> the Func or parameter made for them (HalideProgram::directive_aliases).
     std::map<std::string, std::string> aliases_;
+    std::map<std::string, std::vector<std::string>> onnx_values_;  // HalideProgram::onnx_values
     void alias(const std::string &onnx_name, const std::string &name) {
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
     }

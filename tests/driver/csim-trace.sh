@@ -1,0 +1,99 @@
+#!/bin/sh
+# flowhls csim --trace (per-layer bisection) end to end: a correct model's every filter output
+# matches the float64 reference; a model with one planted error (one Conv's weights changed in
+# the compiled copy only) is traced to exactly that Conv; bad reference directories are refused.
+# Usage: csim-trace.sh FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE]
+#   MODEL.onnx, INPUT: a float or QDQ model and its test input (.pb or .npy)
+#   PLANTED_NODE: the Conv node whose weight is changed (default: the second Conv)
+set -eu
+[ $# -ge 5 ] || { echo "usage: $0 FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE]" >&2; exit 2; }
+flowhls=$1; src=$2; work=$3; model=$4; input=$5
+py=/usr/bin/python3
+rm -rf "$work"; mkdir -p "$work"
+fail() { echo "csim-trace: FAIL: $*"; exit 1; }
+# traced NAME MODEL: compiles MODEL to $work/NAME, traces it against $work/ref into $work/NAME.txt
+# and prints it; $status is the trace's exit status.
+traced() {
+  "$flowhls" compile "$2" -o "$work/$1" --inputs "$input" $expected >/dev/null
+  status=0; "$flowhls" csim "$work/$1" --trace "$work/ref" >"$work/$1.txt" 2>&1 || status=$?
+  cat "$work/$1.txt"
+}
+
+# The reference of the original model, on the given input; its outputs are the expected ones
+# (paths without spaces).
+$py "$src/models/trace_reference.py" "$model" "$work/ref" "$input"
+expected=$("$py" - "$model" "$work/ref" <<'EOF'
+import sys
+import onnx
+files = {}
+for line in open(sys.argv[2] + "/index.txt"):
+    f = line.rstrip("\n").split("\t")
+    if not line.startswith("#"):
+        files[f[0]] = sys.argv[2] + "/" + f[4]
+print(" ".join("--expected " + files[o.name] for o in onnx.load(sys.argv[1]).graph.output))
+EOF
+)
+
+# (a) the design as compiled: every traced output matches (exit 0), outputs too.
+traced good "$model"
+[ "$status" -eq 0 ] || fail "the correct design's trace exited with $status"
+grep -q "trace: every compared filter output matches the reference" "$work/good.txt" || fail "no match verdict"
+grep -q "no reference\|size differs" "$work/good.txt" && fail "a filter output was not compared"
+[ "$(grep -c ' match$' "$work/good.txt")" -ge 5 ] || fail "fewer than 5 filter outputs compared"
+[ -s "$work/good/build/trace/trace.json" ] || fail "no trace.json"
+"$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] is None" \
+  "$work/good/build/trace/trace.json" || fail "trace.json names a divergence"
+
+# (b) one Conv's first output channel's weights changed in the compiled copy: the trace names
+# exactly that node.
+planted=$("$py" - "$model" "$work/planted.onnx" "${6:-}" <<'EOF'
+import sys
+import numpy as np
+import onnx
+from onnx import numpy_helper
+m = onnx.load(sys.argv[1])
+convs = [n for n in m.graph.node if n.op_type == "Conv"]
+node = next(n for n in convs if n.name == sys.argv[3]) if sys.argv[3] else convs[1]
+# The weight's tensor: an initializer or a Constant node's value; in a QDQ model the weight is
+# DequantizeLinear(int8 tensor).
+tensors = {t.name: t for t in m.graph.initializer}
+for n in m.graph.node:
+    if n.op_type == "Constant":
+        tensors[n.output[0]] = next(a.t for a in n.attribute if a.name == "value")
+producers = {o: n for n in m.graph.node for o in n.output}
+name = node.input[1]
+if producers.get(name) is not None and producers[name].op_type == "DequantizeLinear":
+    name = producers[name].input[0]
+w = numpy_helper.to_array(tensors[name]).copy()
+if w.dtype.kind in "iu":  # the first output channel's weights mirrored within the type's range
+    info = np.iinfo(w.dtype)
+    w[0] = (info.max + info.min - w[0].astype(np.int64)).astype(w.dtype)
+else:
+    w[0] = w[0] + 0.5
+tensors[name].CopyFrom(numpy_helper.from_array(w, tensors[name].name))
+onnx.save(m, sys.argv[2])
+# The node whose value the Conv's filter holds: the Conv, or in a QDQ model the QuantizeLinear
+# that ends the fused DequantizeLinear -> Conv -> [Relu] -> QuantizeLinear pattern.
+consumers = {i: n for n in m.graph.node for i in n.input}
+value, named = node.output[0], node.name
+while value in consumers and consumers[value].op_type in ("Relu", "QuantizeLinear"):
+    named = consumers[value].name
+    if consumers[value].op_type == "QuantizeLinear":
+        break
+    value = consumers[value].output[0]
+print(named if consumers.get(value) is not None and consumers[value].op_type == "QuantizeLinear" else node.name)
+EOF
+)
+traced bad "$work/planted.onnx"
+[ "$status" -eq 1 ] || fail "the planted design's trace exited with $status, not 1"
+grep -q "trace: first divergence at node '$planted' " "$work/bad.txt" || fail "the trace does not name '$planted'"
+"$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] == sys.argv[2], j['first_divergence']" \
+  "$work/bad/build/trace/trace.json" "$planted" || fail "trace.json does not name '$planted'"
+
+# Bad input: one 'flowhls: error:' line, exit 2.
+for ref in "$work/none" "$work/good"; do
+  status=0; "$flowhls" csim "$work/good" --trace "$ref" >"$work/err.txt" 2>&1 || status=$?
+  [ "$status" -eq 2 ] || fail "--trace $ref exited with $status, not 2"
+  [ "$(grep -c '^flowhls: error:' "$work/err.txt")" -eq 1 ] || fail "--trace $ref: not one error line"
+done
+echo "csim-trace: PASS: every output of $(basename "$model") matches; the planted error is traced to '$planted'"
