@@ -104,6 +104,10 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
 
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
+    for (Filter &f : graph.filters) {
+        auto origin = program.func_origins.find(f.name);
+        if (origin != program.func_origins.end()) f.origin = origin->second;
+    }
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
 
     // The program's inputs and outputs by name, in buffer order: passes rename them

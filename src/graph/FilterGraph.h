@@ -203,6 +203,10 @@ struct Filter {
     std::map<std::string, LoopDirective> directives;
     /// Inline the function into the top (HlsSchedule::inline_filter).
     bool inline_function = false;
+    /// What the filter computes in the source program ("" = nothing recorded), e.g. "ONNX
+    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'" (HalideProgram::func_origins);
+    /// a comment at the generated function.
+    std::string origin;
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

@@ -7,6 +7,7 @@
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TestData.h"
+#include "support/Names.h"
 #include "support/Sizes.h"
 
 #include <filesystem>
@@ -52,6 +53,25 @@ std::string identifier(const std::string &name) {
                        out.find_first_not_of("0123456789", 1) == std::string::npos;
     if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) || halide_like) out = "v" + out;
     return out;
+}
+
+// The name of output `value` of a node of type `op`, for its filter: PyTorch's
+// "/layer2/layer2.0/conv1/Conv_output_0" is "layer2_0_conv1" (a last path component that is
+// the op type goes: the module path says what the value is, and the comment at the filter
+// function names the node and its type); "/Relu_1_output_0" stays "Relu_1".
+std::string value_name(const std::string &value, const std::string &op) {
+    std::string n = value;
+    const std::string suffix = "_output_0";
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        n.resize(n.size() - suffix.size());
+    }
+    size_t slash = n.rfind('/');
+    if (slash == std::string::npos || n.find_first_not_of('/') >= slash) return identifier(n);
+    std::string last = n.substr(slash + 1);
+    bool numbered = last.size() > op.size() + 1 && last.compare(0, op.size(), op) == 0 && last[op.size()] == '_' &&
+                    last.find_first_not_of("0123456789", op.size() + 1) == std::string::npos;
+    if (last == op || numbered) n.resize(slash);
+    return identifier(n);
 }
 
 class Importer {
@@ -161,13 +181,7 @@ private:
         }
     }
 
-    std::string fresh_name(const std::string &base) {
-        std::string name = identifier(base);
-        std::string candidate = name;
-        for (int k = 2; used_names_.count(candidate); k++) candidate = name + "_" + std::to_string(k);
-        used_names_.insert(candidate);
-        return candidate;
-    }
+    std::string fresh_name(const std::string &base) { return flowhls::fresh_name(identifier(base), used_names_); }
 
     // A tensor whose values live in a buffer parameter (graph input or constant).
     Tensor param_tensor(const std::string &name, int elem_type, const std::vector<int64_t> &shape,
@@ -182,7 +196,8 @@ private:
         alias(name, pname);
         Halide::ImageParam param(t.type, static_cast<int>(std::max<size_t>(shape.size(), 1)), pname);
         if (constant.defined()) param.set(constant);
-        std::vector<Halide::Var> vars = make_vars(t.rank());
+        t.dims = dim_names("", shape, {});
+        std::vector<Halide::Var> vars = make_vars(t.dims);
         Halide::Func f(fresh_name(name + "_in"));
         define(f, vars, param(halide_args(vars)));
         t.func = f;
@@ -245,14 +260,20 @@ private:
             inputs.push_back(&it->second);
             all_constant &= it->second.is_constant();
         }
-        // The converter's Funcs are named <output>_op...; the filter itself <output>.
-        std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
+        // The converter's Funcs are named <value>_op...; the filter itself <value> (value_name).
+        std::string prefix = fresh_name(value_name(n.output_size() ? n.output(0) : label, n.op_type()) + "_op");
         NodeContext ctx(n, inputs, prefix);
         ctx.make_constant = [this](const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
                                    int elem_type) { return param_tensor(name, elem_type, shape, values); };
         std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);
+            std::vector<std::pair<std::vector<int64_t>, std::vector<std::string>>> input_dims;
+            for (const Tensor *in : inputs) {
+                if (in) input_dims.emplace_back(in->shape, in->dims);
+            }
+            for (Tensor &out : ctx.outputs) out.dims = dim_names(n.op_type(), out.shape, input_dims);
+            for (const std::string &f : ctx.funcs_made()) origins_[f] = origin(n, label);
         } catch (const Unsupported &e) {
             failed_.push_back({label, n.op_type(), model_opset_, e.what()});
             poisoned_.insert(n.output().begin(), n.output().end());
@@ -311,13 +332,14 @@ private:
         if (t.constant.defined()) {
             t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
         } else if (!view) {
-            Halide::Func f(fresh_name(t.name));
-            std::vector<Halide::Var> vars = make_vars(t.rank());
+            Halide::Func f(fresh_name(value_name(t.name, n.op_type())));
+            std::vector<Halide::Var> vars = make_vars(t.dims);
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
             t.func = f;
             t.view_depth = 0;
             filters_.insert(f.name());
+            origins_[f.name()] = origin(n, label);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
         }
@@ -378,7 +400,8 @@ private:
                 continue;
             }
             Halide::Func f(fresh_name("out_" + v.name()));
-            std::vector<Halide::Var> vars = make_vars(t.rank());
+            std::vector<Halide::Var> vars = make_vars(t.dims);
+            origins_[f.name()] = "copy of ONNX value '" + v.name() + "' to graph output '" + v.name() + "'";
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
             std::vector<int> extents = halide_extents(t.shape);
@@ -408,6 +431,7 @@ private:
         for (auto &e : params_) e.second.param.reset();
         attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
+        p.func_origins = origins_;
         return p;
     }
 
@@ -432,6 +456,13 @@ private:
     std::map<std::string, std::string> aliases_;
     void alias(const std::string &onnx_name, const std::string &name) {
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
+    }
+    // Func name -> the ONNX node it computes (HalideProgram::func_origins).
+    std::map<std::string, std::string> origins_;
+    static std::string origin(const onnx::NodeProto &n, const std::string &label) {
+        std::string text = "ONNX node '" + label + "' (" + n.op_type() + ")";
+        for (int i = 0; i < n.output_size(); i++) text += std::string(i ? ", '" : " -> '") + n.output(i) + "'";
+        return text;
     }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
     int64_t budget_ = 0;              // bytes all tensors may take (OnnxImportOptions::max_memory_bytes)
