@@ -66,9 +66,9 @@ struct HalideProgram {
     /// Other names directives may use for a Func or kernel argument, mapped to its name (the
     /// ONNX importer maps node names and ONNX value names to the Funcs it creates).
     std::map<std::string, std::string> directive_aliases;
-    /// Where a Func comes from, by Func name (the ONNX importer: "ONNX node '/conv1/Conv'
-    /// (Conv) -> '/conv1/Conv_output_0'"); the filter computing it records it (Filter::origin)
-    /// and the generated function carries it as a comment.
+    /// Where a Func comes from, by Func name without Halide's "$N" (the ONNX importer: "ONNX
+    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'"); the filter computing it records
+    /// it (Filter::origin) and the generated function carries it as a comment.
     std::map<std::string, std::string> func_origins;
 };
 

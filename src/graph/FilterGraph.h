@@ -206,7 +206,7 @@ struct Filter {
     /// What the filter computes in the source program ("" = nothing recorded), e.g. "ONNX
     /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'" (HalideProgram::func_origins);
     /// a comment at the generated function.
-    std::string origin;
+    std::string origin = "";
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

@@ -339,7 +339,7 @@ private:
             t.func = f;
             t.view_depth = 0;
             filters_.insert(f.name());
-            origins_[f.name()] = origin(n, label);
+            origins_[halide_base_name(f.name())] = origin(n, label);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
         }
@@ -401,7 +401,7 @@ private:
             }
             Halide::Func f(fresh_name("out_" + v.name()));
             std::vector<Halide::Var> vars = make_vars(t.dims);
-            origins_[f.name()] = "copy of ONNX value '" + v.name() + "' to graph output '" + v.name() + "'";
+            origins_[halide_base_name(f.name())] = "copy of ONNX value '" + v.name() + "' to the graph output";
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
             std::vector<int> extents = halide_extents(t.shape);
