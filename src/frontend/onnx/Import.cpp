@@ -55,22 +55,51 @@ std::string identifier(const std::string &name) {
     return out;
 }
 
+// The module path of a PyTorch value name ("/layer1/layer1.0/conv1/Conv_output_0" is in
+// "/layer1/layer1.0/conv1"); "" for a name without one.
+std::string module_of(const std::string &value) {
+    size_t slash = value.rfind('/');
+    if (slash == std::string::npos || value.find_first_not_of('/') >= slash) return "";
+    return value.substr(0, slash);
+}
+
+// The modules of `g`'s node outputs that hold other modules' values ("/layer1/layer1.0"
+// holds "/layer1/layer1.0/conv1/...").
+std::set<std::string> outer_modules(const onnx::GraphProto &g) {
+    std::set<std::string> outer;
+    for (const onnx::NodeProto &n : g.node()) {
+        for (const std::string &o : n.output()) {
+            // Every module around the value's module holds it (an inserted one, those around it too).
+            for (std::string up = module_of(module_of(o)); !up.empty(); up = module_of(up)) {
+                if (!outer.insert(up).second) break;
+            }
+        }
+    }
+    return outer;
+}
+
 // The name of output `value` of a node of type `op`, for its filter: PyTorch's
-// "/layer2/layer2.0/conv1/Conv_output_0" is "layer2_0_conv1" (a last path component that is
-// the op type goes: the module path says what the value is, and the comment at the filter
-// function names the node and its type); "/Relu_1_output_0" stays "Relu_1".
-std::string value_name(const std::string &value, const std::string &op) {
+// "/layer2/layer2.0/conv1/Conv_output_0" is "layer2_0_conv1": in a module that holds no
+// other module (not in `outer`), a last path component that is an op type (the node's, or
+// QuantizeLinear whose output a QDQ fusion takes over) goes, as the module says what the
+// value is and the comment at the filter function names the node and its type.
+// "/layer1/layer1.0/Add_output_0" (layer1.0 holds conv1...) stays "layer1_0_Add",
+// "/Relu_1_output_0" (no module) "Relu_1".
+std::string value_name(const std::string &value, const std::string &op, const std::set<std::string> &outer) {
     std::string n = value;
     const std::string suffix = "_output_0";
     if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
         n.resize(n.size() - suffix.size());
     }
     size_t slash = n.rfind('/');
-    if (slash == std::string::npos || n.find_first_not_of('/') >= slash) return identifier(n);
+    std::string module = module_of(n);
+    if (module.empty() || outer.count(module)) return identifier(n);
     std::string last = n.substr(slash + 1);
-    bool numbered = last.size() > op.size() + 1 && last.compare(0, op.size(), op) == 0 && last[op.size()] == '_' &&
-                    last.find_first_not_of("0123456789", op.size() + 1) == std::string::npos;
-    if (last == op || numbered) n.resize(slash);
+    size_t number = last.find_last_not_of("0123456789");
+    if (number != std::string::npos && number + 1 < last.size() && number > 0 && last[number] == '_') {
+        last.resize(number);  // "Relu_1": PyTorch numbers a module's repeated ops
+    }
+    if (last == op || converter_table().count(last)) n.resize(slash);
     return identifier(n);
 }
 
@@ -116,6 +145,7 @@ private:
         for (const onnx::ValueInfoProto &v : g.input()) {
             if (!initializers_.count(v.name())) add_graph_input(v);
         }
+        outer_modules_ = outer_modules(g);
         for (int i = 0; i < g.node_size(); i++) convert_node(g.node(i), i);
         if (!failed_.empty()) throw UnsupportedModelError(path_, failed_);
         return finish(g);
@@ -261,7 +291,8 @@ private:
             all_constant &= it->second.is_constant();
         }
         // The converter's Funcs are named <value>_op...; the filter itself <value> (value_name).
-        std::string prefix = fresh_name(value_name(n.output_size() ? n.output(0) : label, n.op_type()) + "_op");
+        std::string prefix =
+            fresh_name(value_name(n.output_size() ? n.output(0) : label, n.op_type(), outer_modules_) + "_op");
         NodeContext ctx(n, inputs, prefix);
         ctx.make_constant = [this](const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
                                    int elem_type) { return param_tensor(name, elem_type, shape, values); };
@@ -332,7 +363,7 @@ private:
         if (t.constant.defined()) {
             t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
         } else if (!view) {
-            Halide::Func f(fresh_name(value_name(t.name, n.op_type())));
+            Halide::Func f(fresh_name(value_name(t.name, n.op_type(), outer_modules_)));
             std::vector<Halide::Var> vars = make_vars(t.dims);
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
@@ -457,6 +488,7 @@ private:
     void alias(const std::string &onnx_name, const std::string &name) {
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
     }
+    std::set<std::string> outer_modules_;  // value_name's modules that hold others
     // Func name -> the ONNX node it computes (HalideProgram::func_origins).
     std::map<std::string, std::string> origins_;
     static std::string origin(const onnx::NodeProto &n, const std::string &label) {
