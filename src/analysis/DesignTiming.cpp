@@ -46,17 +46,20 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
     t.finish.assign(n, 0);
     bool dataflow = graph.dataflow.legal;
     // In a dataflow region, a process's own end: its start plus its latency, the waits on
-    // its FIFOs left out (what the report takes as the end of a ping-pong producer).
-    std::vector<int64_t> own_end(n, 0);
+    // its FIFOs left out. The report takes as the end of a ping-pong producer its own end or,
+    // if later, the own end of a process writing one of its FIFOs (plus its tail): the wait
+    // on its direct FIFO producers, not on theirs (`ready`).
+    std::vector<int64_t> own_end(n, 0), ready(n, 0);
     for (size_t i = 0; i < n; i++) {
-        int64_t start = 0, fifo_end = 0;
+        int64_t start = 0, fifo_end = 0, fifo_producer_end = 0;
         if (dataflow) {
             for_each_producer(graph, i, [&](const std::string &, int p, bool fifo) {
                 if (fifo) {
                     start = std::max(start, t.start[p]);
                     fifo_end = std::max(fifo_end, t.finish[p] + filters[i].tail);
+                    fifo_producer_end = std::max(fifo_producer_end, own_end[p] + filters[i].tail);
                 } else {
-                    start = std::max(start, own_end[p]);
+                    start = std::max(start, ready[p]);
                 }
             });
         } else {
@@ -67,6 +70,7 @@ DesignTiming compose_design(const FilterGraph &graph, const std::vector<ProcessT
         }
         t.start[i] = start;
         own_end[i] = start + filters[i].latency;
+        ready[i] = std::max(own_end[i], fifo_producer_end);
         t.finish[i] = std::max(own_end[i], fifo_end);
         t.interval = dataflow ? std::max(t.interval, filters[i].latency) : t.interval;
     }

@@ -31,9 +31,10 @@ struct DesignTiming {
 /// Contract: composes the filters of `graph` as Vitis HLS's synthesis report does. In a dataflow
 /// region a process reading a FIFO starts with its producer and ends no earlier than its
 /// producer's end plus its own tail; one reading a ping-pong buffer starts at its producer's
-/// own end, the producer's start plus its latency: the report does not carry the waits of a
-/// FIFO consumer across a ping-pong buffer (stalls of mismatched rates are not part of the
-/// report's figure); the interval is the slowest process. In a sequential top the calls are issued in
+/// own end, the producer's start plus its latency, or the later own end of a process writing
+/// one of the producer's FIFOs plus the producer's tail: the report carries the wait of a FIFO
+/// consumer on its direct producers across a ping-pong buffer, not on theirs (stalls of
+/// mismatched rates are not part of the report's figure); the interval is the slowest process. In a sequential top the calls are issued in
 /// order and a call starts when the earlier calls it shares a buffer with have finished (a
 /// shared array is a shared port, even read-only), so filters touching disjoint arrays overlap;
 /// the interval is the latency. The stalled latency delays each FIFO consumer so that it reads

@@ -94,15 +94,11 @@ private:
     using IRVisitor::visit;
     std::string buffer_;
     std::vector<const For *> loops_;
-    std::vector<std::pair<std::string, Expr>> lets_;
+    LetBindings lets_;
     int conditional_ = 0;
     std::vector<Expr> bounds_;
 
-    Expr resolve(Expr e) const {
-        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) e = substitute(it->first, it->second, e);
-        return simplify(e);
-    }
-    Access here(const Expr &index) const { return {resolve(index), loops_, conditional_ > 0, bounds_}; }
+    Access here(const Expr &index) const { return {resolve_lets(lets_, index), loops_, conditional_ > 0, bounds_}; }
 
     void visit(const For *op) override {
         op->min.accept(this);
@@ -111,13 +107,9 @@ private:
         op->body.accept(this);
         loops_.pop_back();
     }
-    void visit(const LetStmt *op) override {
-        op->value.accept(this);
-        lets_.emplace_back(op->name, op->value);
-        op->body.accept(this);
-        lets_.pop_back();
-    }
-    void visit(const Let *op) override {
+    void visit(const LetStmt *op) override { visit_let(op); }
+    void visit(const Let *op) override { visit_let(op); }
+    template <class LetNode> void visit_let(const LetNode *op) {
         op->value.accept(this);
         lets_.emplace_back(op->name, op->value);
         op->body.accept(this);
@@ -213,93 +205,109 @@ std::vector<int64_t> moving_extents(const Access &a) {
     return out;
 }
 
-// Extent of the innermost moving loop of an in-order access (the producer's row width).
-int64_t inner_extent(const Access &a) {
-    std::vector<int64_t> moving = moving_extents(a);
-    return moving.empty() ? 1 : moving.back();
+
+// "" when the reads are all unconditional scalar loads in one perfect loop nest at constant
+// distances from the first (their offsets from it in `offsets`); else why not.
+std::string window_reads(const std::vector<Access> &loads, std::vector<int64_t> &offsets) {
+    if (loads.empty()) return "the consumer does not read it";
+    for (const Access &l : loads) {
+        if (l.conditional || !l.bounds.empty()) return "a read is conditional";
+        if (l.index.type().lanes() != 1) return "a read is a vector access";
+        if (l.loops != loads[0].loops) return "the reads are in different loop nests";
+        std::optional<int64_t> d = constant_int(simplify(l.index - loads[0].index));
+        if (!d) return "reads at non-constant distances";
+        offsets.push_back(*d);
+    }
+    const std::vector<const For *> &nest = loads[0].loops;
+    if (nest.empty()) return "the reads are not in a loop";
+    for (size_t i = 0; i + 1 < nest.size(); i++) {
+        Stmt s = nest[i]->body;
+        while (const LetStmt *let = s.as<LetStmt>()) s = let->body;
+        if (!s.same_as(Stmt(nest[i + 1]))) return "the loops around the reads are not a perfect nest";
+    }
+    return "";
+}
+
+// "" when the first read moves by one element in the innermost moving loop of `nest`; then
+// the planes x height x width view of the `n` elements the consumer's row and plane strides
+// choose (else the producer's innermost loop, `moving` its moving extents, gives the width)
+// is in `p`. Else why not.
+std::string window_layout(const std::vector<const For *> &nest, const Expr &first, int64_t n,
+                          const std::vector<int64_t> &moving, LineBufferPlan &p) {
+    std::vector<int64_t> strides;  // of the moving loops, innermost first
+    for (size_t k = nest.size(); k-- > 0;) {
+        const For *f = nest[k];
+        const int64_t *extent = as_const_int(f->extent);
+        if (!extent) return "loop " + f->name + " has bounds that are not constant";
+        if (*extent == 1) continue;
+        Expr v = Variable::make(Halide::Int(32), f->name);
+        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, first) - first));
+        if (!c) return "the window does not move affinely in loop " + f->name;
+        if (*c == 0) return "loop " + f->name + " reads the same window " + std::to_string(*extent) + " times";
+        strides.push_back(*c);
+    }
+    if (!strides.empty() && strides[0] != 1) {
+        return "the innermost moving loop moves the window by " + std::to_string(strides[0]) +
+               ", not along the producer's rows";
+    }
+    p.width = strides.size() >= 2 ? strides[1] : (moving.empty() ? n : moving.back());
+    if (p.width < 2 || n % p.width != 0) return "the reads do not walk the buffer in rows";
+    p.height = n / p.width;
+    if (strides.size() >= 3 && strides[2] >= p.width && strides[2] % p.width == 0 && n % strides[2] == 0) {
+        p.height = strides[2] / p.width;
+    }
+    p.planes = n / (p.width * p.height);
+    return "";
+}
+
+// "" when every moving loop of `nest` moves the window corner `a.corner` by one column, row or
+// plane of the layout in `a.plan`, in that order from the inside, and the windows stay inside
+// rows and planes; then a.loops and the plan's first and output extents are set. Else why not.
+std::string window_walk(const std::vector<const For *> &nest, LineBufferAnalysis &a) {
+    LineBufferPlan &p = a.plan;
+    Expr affine = Expr(0), start = a.corner;
+    bool seen_p = false, seen_y = false, seen_x = false;
+    for (const For *f : nest) {
+        const int64_t *min = as_const_int(f->min), *extent = as_const_int(f->extent);
+        if (!min || !extent) return "loop " + f->name + " has bounds that are not constant";
+        Expr v = Variable::make(Halide::Int(32), f->name);
+        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, a.corner) - a.corner));
+        if (!c) return "the window does not move affinely in loop " + f->name;
+        LineBufferAnalysis::NestLoop loop{f->name, *min, *extent, '1'};
+        if (*extent > 1) {
+            if (*c == 0) return "loop " + f->name + " reads the same window " + std::to_string(*extent) + " times";
+            bool inner_seen = seen_y || seen_x;
+            if (*c == 1 && !seen_x) loop.role = 'x';
+            else if (*c == p.width && !seen_y && !seen_x && p.height > 1) loop.role = 'y';
+            else if (*c == p.width * p.height && !seen_p && !inner_seen && p.planes > 1) loop.role = 'p';
+            else return "loop " + f->name + " moves the window by " + std::to_string(*c) + ", not along the producer's order";
+            seen_x |= loop.role == 'x';
+            seen_y |= loop.role == 'y';
+            seen_p |= loop.role == 'p';
+            if (loop.role == 'x') p.out_cols = *extent;
+            if (loop.role == 'y') p.out_rows = *extent;
+            if (loop.role == 'p') p.out_planes = *extent;
+        }
+        affine = affine + Halide::Internal::make_const(Halide::Int(32), *c) * (v - f->min);
+        start = substitute(f->name, f->min, start);
+        a.loops.push_back(loop);
+    }
+    std::optional<int64_t> t0 = constant_int(simplify(start));
+    if (!t0 || *t0 < 0) return "the first window does not start at a constant element";
+    if (!is_const_zero(simplify(a.corner - (Expr(static_cast<int>(*t0)) + affine)))) {
+        return "the window is not affine in its loops";
+    }
+    int64_t plane_size = p.width * p.height;
+    p.first_plane = *t0 / plane_size;
+    p.first_row = (*t0 % plane_size) / p.width;
+    p.first_col = *t0 % p.width;
+    if (p.first_col + p.out_cols + p.cols - 1 > p.width) return "windows cross the end of a row";
+    if (p.first_row + p.out_rows + p.rows - 1 > p.height) return "windows cross the end of a plane";
+    if (p.first_plane + p.out_planes > p.planes) return "windows go past the last plane";
+    return "";
 }
 
 }  // namespace
-
-SlidingWindow sliding_window(const FilterGraph &g, const Buffer &b) {
-    SlidingWindow w;
-    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
-        b.consumers[0] <= b.producers[0]) {
-        w.reason = "not one producer and one later consumer";
-        return w;
-    }
-    FindAccesses in_producer(b.name), in_consumer(b.name);
-    g.filters[b.producers[0]].body.accept(&in_producer);
-    g.filters[b.consumers[0]].body.accept(&in_consumer);
-    if (in_producer.stores.size() != 1 || !in_producer.loads.empty()) {
-        w.reason = "the producer does not write it once";
-        return w;
-    }
-    std::string why = in_order(in_producer.stores[0], b.size(), "the write");
-    if (!why.empty()) {
-        w.reason = why;
-        return w;
-    }
-    const std::vector<Access> &loads = in_consumer.loads;
-    if (loads.size() < 2) {
-        w.reason = "fewer than two reads";
-        return w;
-    }
-    // Offsets of every load from the first; the base is the smallest.
-    std::vector<int64_t> offsets;
-    for (const Access &a : loads) {
-        if (a.conditional || !a.bounds.empty() || a.loops.size() != loads[0].loops.size()) {
-            w.reason = "a read is conditional or in another loop nest";
-            return w;
-        }
-        std::optional<int64_t> d = constant_int(simplify(a.index - loads[0].index));
-        if (!d) {
-            w.reason = "reads at non-constant distances";
-            return w;
-        }
-        offsets.push_back(*d);
-    }
-    int64_t min_offset = *std::min_element(offsets.begin(), offsets.end());
-    int64_t width = inner_extent(in_producer.stores[0]);
-    // The base read must move like the producer's layout: coefficient 1 on the innermost
-    // moving loop, `width` on the next.
-    Expr base = simplify(loads[0].index + static_cast<int>(min_offset));
-    std::vector<int64_t> strides;
-    for (const For *f : loads[0].loops) {
-        Expr step = simplify(substitute(f->name, Variable::make(Halide::Int(32), f->name) + 1, base) - base);
-        const int64_t *c = as_const_int(step);
-        const int64_t *extent = as_const_int(f->extent);
-        if (!c || !extent) {
-            w.reason = "the window does not move affinely";
-            return w;
-        }
-        if (*extent > 1 && *c != 0) strides.push_back(*c);
-    }
-    if (strides.size() < 2 || strides.back() != 1 || strides[strides.size() - 2] != width) {
-        w.reason = "the window does not move along the producer's rows";
-        return w;
-    }
-    int64_t min_row = 0, max_row = 0, min_col = 0, max_col = 0;
-    bool first = true;
-    for (int64_t o : offsets) {
-        int64_t rel = o - min_offset;
-        int64_t row = (rel + width / 2) / width, col = rel - row * width;
-        if (first) {
-            min_row = max_row = row;
-            min_col = max_col = col;
-            first = false;
-        }
-        min_row = std::min(min_row, row);
-        max_row = std::max(max_row, row);
-        min_col = std::min(min_col, col);
-        max_col = std::max(max_col, col);
-    }
-    w.found = true;
-    w.rows = max_row - min_row + 1;
-    w.cols = max_col - min_col + 1;
-    w.row_width = width;
-    return w;
-}
 
 LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
     LineBufferAnalysis a;
@@ -311,61 +319,19 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
         b.consumers[0] <= b.producers[0]) {
         return fail("not one producer and one later consumer");
     }
-    const Filter &consumer = g.filters[b.consumers[0]];
     FindAccesses in_producer(b.name), in_consumer(b.name);
     g.filters[b.producers[0]].body.accept(&in_producer);
-    consumer.body.accept(&in_consumer);
+    g.filters[b.consumers[0]].body.accept(&in_consumer);
     if (in_producer.stores.size() != 1 || !in_producer.loads.empty()) return fail("the producer does not write it once");
     std::string why = in_order(in_producer.stores[0], b.size(), "the write");
     if (!why.empty()) return fail(why);
-    LineBufferPlan &p = a.plan;
     const std::vector<Access> &loads = in_consumer.loads;
-    if (loads.empty()) return fail("the consumer does not read it");
     std::vector<int64_t> offsets;
-    for (const Access &l : loads) {
-        if (l.conditional || !l.bounds.empty()) return fail("a read is conditional");
-        if (l.index.type().lanes() != 1) return fail("a read is a vector access");
-        if (l.loops != loads[0].loops) return fail("the reads are in different loop nests");
-        std::optional<int64_t> d = constant_int(simplify(l.index - loads[0].index));
-        if (!d) return fail("reads at non-constant distances");
-        offsets.push_back(*d);
-    }
-    const std::vector<const For *> &nest = loads[0].loops;
-    if (nest.empty()) return fail("the reads are not in a loop");
-    for (size_t i = 0; i + 1 < nest.size(); i++) {
-        Stmt s = nest[i]->body;
-        while (const LetStmt *let = s.as<LetStmt>()) s = let->body;
-        if (!s.same_as(Stmt(nest[i + 1]))) return fail("the loops around the reads are not a perfect nest");
-    }
-    // The layout: the producer writes the elements in order, so any planes x height x width
-    // view of them holds; the consumer's row and plane strides choose it (else the
-    // producer's innermost loop gives the width).
-    std::vector<int64_t> strides;  // of the moving loops, innermost first
-    for (size_t k = nest.size(); k-- > 0;) {
-        const For *f = nest[k];
-        const int64_t *extent = as_const_int(f->extent);
-        if (!extent) return fail("loop " + f->name + " has bounds that are not constant");
-        if (*extent == 1) continue;
-        Expr v = Variable::make(Halide::Int(32), f->name);
-        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, loads[0].index) - loads[0].index));
-        if (!c) return fail("the window does not move affinely in loop " + f->name);
-        if (*c == 0) return fail("loop " + f->name + " reads the same window " + std::to_string(*extent) + " times");
-        strides.push_back(*c);
-    }
-    if (!strides.empty() && strides[0] != 1) {
-        return fail("the innermost moving loop moves the window by " + std::to_string(strides[0]) +
-                    ", not along the producer's rows");
-    }
-    const int64_t n = b.size();
-    std::vector<int64_t> moving = moving_extents(in_producer.stores[0]);
-    p.width = strides.size() >= 2 ? strides[1] : (moving.empty() ? n : moving.back());
-    if (p.width < 2 || n % p.width != 0) return fail("the reads do not walk the buffer in rows");
-    p.height = n / p.width;
-    if (strides.size() >= 3 && strides[2] >= p.width && strides[2] % p.width == 0 && n % strides[2] == 0) {
-        p.height = strides[2] / p.width;
-    }
-    p.planes = n / (p.width * p.height);
+    why = window_reads(loads, offsets);
+    if (why.empty()) why = window_layout(loads[0].loops, loads[0].index, b.size(), moving_extents(in_producer.stores[0]), a.plan);
+    if (!why.empty()) return fail(why);
     // Window: rows and columns of every read relative to the first one.
+    LineBufferPlan &p = a.plan;
     int64_t min_offset = *std::min_element(offsets.begin(), offsets.end());
     int64_t max_row = 0, min_col = 0, max_col = 0;
     for (size_t k = 0; k < offsets.size(); k++) {
@@ -379,45 +345,8 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
     p.cols = max_col - min_col + 1;
     if (p.cols > p.width) return fail("the window is wider than a row");
     a.corner = simplify(loads[0].index + static_cast<int>(min_offset + min_col));
-    Expr affine = Expr(0), start = a.corner;
-    bool seen_p = false, seen_y = false, seen_x = false;
-    for (const For *f : nest) {
-        const int64_t *min = as_const_int(f->min), *extent = as_const_int(f->extent);
-        if (!min || !extent) return fail("loop " + f->name + " has bounds that are not constant");
-        Expr v = Variable::make(Halide::Int(32), f->name);
-        std::optional<int64_t> c = constant_int(simplify(substitute(f->name, v + 1, a.corner) - a.corner));
-        if (!c) return fail("the window does not move affinely in loop " + f->name);
-        LineBufferAnalysis::NestLoop loop{f->name, *min, *extent, '1'};
-        if (*extent > 1) {
-            if (*c == 0) return fail("loop " + f->name + " reads the same window " + std::to_string(*extent) + " times");
-            bool inner_seen = seen_y || seen_x;
-            if (*c == 1 && !seen_x) loop.role = 'x';
-            else if (*c == p.width && !seen_y && !seen_x && p.height > 1) loop.role = 'y';
-            else if (*c == p.width * p.height && !seen_p && !inner_seen && p.planes > 1) loop.role = 'p';
-            else return fail("loop " + f->name + " moves the window by " + std::to_string(*c) + ", not along the producer's order");
-            seen_x |= loop.role == 'x';
-            seen_y |= loop.role == 'y';
-            seen_p |= loop.role == 'p';
-            if (loop.role == 'x') p.out_cols = *extent;
-            if (loop.role == 'y') p.out_rows = *extent;
-            if (loop.role == 'p') p.out_planes = *extent;
-        }
-        affine = affine + Halide::Internal::make_const(Halide::Int(32), *c) * (v - f->min);
-        start = substitute(f->name, f->min, start);
-        a.loops.push_back(loop);
-    }
-    std::optional<int64_t> t0 = constant_int(simplify(start));
-    if (!t0 || *t0 < 0) return fail("the first window does not start at a constant element");
-    if (!is_const_zero(simplify(a.corner - (Expr(static_cast<int>(*t0)) + affine)))) {
-        return fail("the window is not affine in its loops");
-    }
-    int64_t plane_size = p.width * p.height;
-    p.first_plane = *t0 / plane_size;
-    p.first_row = (*t0 % plane_size) / p.width;
-    p.first_col = *t0 % p.width;
-    if (p.first_col + p.out_cols + p.cols - 1 > p.width) return fail("windows cross the end of a row");
-    if (p.first_row + p.out_rows + p.rows - 1 > p.height) return fail("windows cross the end of a plane");
-    if (p.first_plane + p.out_planes > p.planes) return fail("windows go past the last plane");
+    why = window_walk(loads[0].loops, a);
+    if (!why.empty()) return fail(why);
     p.consumer = b.consumers[0];
     a.found = true;
     return a;

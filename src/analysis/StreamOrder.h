@@ -28,26 +28,9 @@ StreamVerdict stream_verdict(const FilterGraph &graph, const Buffer &buffer);
 /// this. Pure analysis.
 StreamVerdict argument_stream_verdict(const FilterGraph &graph, const Buffer &argument);
 
-/// A consumer reading a sliding window over a buffer written in order.
-struct SlidingWindow {
-    bool found = false;
-    int64_t rows = 0, cols = 0;  ///< window extent
-    int64_t row_width = 0;       ///< elements per row of the buffer (the producer's inner extent)
-    /// Storage a unified-buffer implementation needs: (rows - 1) lines and rows x cols
-    /// window registers.
-    int64_t line_words() const { return (rows - 1) * row_width; }
-    int64_t window_words() const { return rows * cols; }
-    std::string reason;  ///< why it is not a sliding window, when not found
-};
-
-/// Contract: the buffer has one producer writing it in order (as stream_verdict requires)
-/// and one later consumer whose loads are all unconditional, at indices that differ from each
-/// other by constants, the smallest of them moving with the consumer's loops like the
-/// producer's row-major layout (rows of `row_width` elements). The offsets give the window.
-/// Pure analysis.
-SlidingWindow sliding_window(const FilterGraph &graph, const Buffer &buffer);
-
-/// How a consumer can read a buffer through a line buffer (see LineBufferPlan).
+/// How a consumer reads a buffer through a sliding window, and so through a line buffer (see
+/// LineBufferPlan): the one window analysis, for detect-streams' storage estimate and for the
+/// line-buffers rewrite.
 struct LineBufferAnalysis {
     bool found = false;
     std::string reason;  ///< why not, when not found
@@ -62,6 +45,9 @@ struct LineBufferAnalysis {
     std::vector<NestLoop> loops;
     /// Buffer index of the window's top-left element, in the loop variables.
     Halide::Expr corner;
+    /// Whether the consumer reads a window of more than one element (not just one shifted,
+    /// cropped in-order read).
+    bool sliding() const { return found && plan.rows * plan.cols > 1; }
 };
 
 /// Contract: the buffer is an intermediate with one producer writing every element once in

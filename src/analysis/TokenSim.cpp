@@ -59,147 +59,195 @@ int64_t within(const Process &p, int c, int64_t n, int64_t allowed) {
     return lo;
 }
 
-}  // namespace
+// The processes and channels of one graph, advanced round by round.
+class Simulation {
+public:
+    Simulation(const FilterGraph &g, const std::map<std::string, int64_t> &depths) : g_(g), procs_(g.filters.size()) {
+        build_channels(depths);
+        attach_line_buffers();
+    }
 
-TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string, int64_t> &depths) {
-    std::vector<Channel> channels;
-    std::vector<Process> procs(g.filters.size());
-    for (const Buffer &b : g.buffers) {
-        if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
-        if (b.producers.size() != 1 || b.consumers.empty()) continue;
-        for (int c : b.consumers) {
-            if (c == b.producers[0]) continue;
-            auto d = depths.find(b.name);
-            channels.push_back({&b, b.producers[0], c, b.size(), d != depths.end() ? d->second : b.stream_depth});
+    TokenSimResult run() {
+        TokenSimResult result;
+        std::vector<int64_t> previous_delta(procs_.size(), -1);
+        for (;;) {
+            std::vector<int64_t> before = done_steps();
+            Round r = advance();
+            if (r.all_done) return result;
+            result.rounds++;
+            if (!r.moved) {
+                result.deadlock = true;
+                explain_deadlock(&result);
+                return result;
+            }
+            std::vector<int64_t> delta = done_steps();
+            for (size_t p = 0; p < procs_.size(); p++) delta[p] -= before[p];
+            if (!r.events && delta == previous_delta) jump_steady_state(delta);
+            previous_delta = delta;
         }
     }
-    for (size_t i = 0; i < channels.size(); i++) {
-        Channel &c = channels[i];
-        int id = static_cast<int>(i);
-        if (c.buffer->is_stream()) {
-            procs[c.producer].stream_out.push_back(id);
-            procs[c.consumer].stream_in.push_back(id);
-            procs[c.producer].steps = std::max(procs[c.producer].steps, c.count);
-            procs[c.consumer].steps = std::max(procs[c.consumer].steps, c.count);
-        } else {
-            procs[c.consumer].buffer_in.push_back(id);
-        }
-    }
-    for (size_t i = 0; i < channels.size(); i++) {
-        const LineBufferPlan &plan = channels[i].buffer->line_buffer;
-        if (channels[i].buffer->channel != ChannelKind::LineBufferedStream || plan.consumer != channels[i].consumer) continue;
-        Process &p = procs[channels[i].consumer];
-        p.plan = &plan;
-        p.line_channel = static_cast<int>(i);
-        p.steps = channels[i].count;
-    }
-    // Progress of every process and its channels at given step counts.
-    auto apply = [&](const std::vector<int64_t> &done) {
-        for (size_t p = 0; p < procs.size(); p++) {
-            procs[p].done_steps = done[p];
-            for (int c : procs[p].stream_in) channels[c].read = count_at(procs[p], c, channels[c].count, done[p]);
-            for (int c : procs[p].stream_out) channels[c].written = count_at(procs[p], c, channels[c].count, done[p]);
-        }
-    };
-    auto consistent = [&] {
-        for (const Channel &c : channels) {
-            if (!c.buffer->is_stream()) continue;
-            if (c.read > c.written || c.written - c.read > c.depth) return false;
-        }
-        return true;
-    };
-    TokenSimResult result;
-    std::vector<int64_t> previous_delta(procs.size(), -1);
-    for (;;) {
+
+private:
+    struct Round {
         bool moved = false, all_done = true, events = false;
-        std::vector<int64_t> before(procs.size());
-        for (size_t p = 0; p < procs.size(); p++) before[p] = procs[p].done_steps;
-        for (size_t p = 0; p < procs.size(); p++) {
-            Process &pr = procs[p];
+    };
+
+    // One channel per (producer, consumer) pair of an intermediate buffer.
+    void build_channels(const std::map<std::string, int64_t> &depths) {
+        for (const Buffer &b : g_.buffers) {
+            if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
+            if (b.producers.size() != 1 || b.consumers.empty()) continue;
+            for (int c : b.consumers) {
+                if (c == b.producers[0]) continue;
+                auto d = depths.find(b.name);
+                channels_.push_back({&b, b.producers[0], c, b.size(), d != depths.end() ? d->second : b.stream_depth});
+            }
+        }
+        for (size_t i = 0; i < channels_.size(); i++) {
+            Channel &c = channels_[i];
+            int id = static_cast<int>(i);
+            if (c.buffer->is_stream()) {
+                procs_[c.producer].stream_out.push_back(id);
+                procs_[c.consumer].stream_in.push_back(id);
+                procs_[c.producer].steps = std::max(procs_[c.producer].steps, c.count);
+                procs_[c.consumer].steps = std::max(procs_[c.consumer].steps, c.count);
+            } else {
+                procs_[c.consumer].buffer_in.push_back(id);
+            }
+        }
+    }
+
+    // A line-buffered consumer steps once per element of its line-buffered channel.
+    void attach_line_buffers() {
+        for (size_t i = 0; i < channels_.size(); i++) {
+            const LineBufferPlan &plan = channels_[i].buffer->line_buffer;
+            if (channels_[i].buffer->channel != ChannelKind::LineBufferedStream || plan.consumer != channels_[i].consumer) {
+                continue;
+            }
+            Process &p = procs_[channels_[i].consumer];
+            p.plan = &plan;
+            p.line_channel = static_cast<int>(i);
+            p.steps = channels_[i].count;
+        }
+    }
+
+    std::vector<int64_t> done_steps() const {
+        std::vector<int64_t> d(procs_.size());
+        for (size_t p = 0; p < procs_.size(); p++) d[p] = procs_[p].done_steps;
+        return d;
+    }
+
+    // Every process as far as its inputs and its output FIFOs' space allow.
+    Round advance() {
+        Round r;
+        for (size_t p = 0; p < procs_.size(); p++) {
+            Process &pr = procs_[p];
             if (pr.done_steps == pr.steps) continue;
-            all_done = false;
+            r.all_done = false;
             if (!pr.started) {
                 bool ready = true;
-                for (int c : pr.buffer_in) ready &= channels[c].written == channels[c].count;
+                for (int c : pr.buffer_in) ready &= channels_[c].written == channels_[c].count;
                 if (!ready) continue;
                 pr.started = true;
-                moved = true;
-                events = true;
+                r.moved = true;
+                r.events = true;
             }
             int64_t t = pr.steps;
-            for (int c : pr.stream_in) t = std::min(t, within(pr, c, channels[c].count, channels[c].written));
+            for (int c : pr.stream_in) t = std::min(t, within(pr, c, channels_[c].count, channels_[c].written));
             for (int c : pr.stream_out) {
-                t = std::min(t, within(pr, c, channels[c].count, channels[c].read + channels[c].depth));
+                t = std::min(t, within(pr, c, channels_[c].count, channels_[c].read + channels_[c].depth));
             }
             if (t <= pr.done_steps) continue;
             pr.done_steps = t;
-            moved = true;
-            for (int c : pr.stream_in) channels[c].read = count_at(pr, c, channels[c].count, t);
-            for (int c : pr.stream_out) channels[c].written = count_at(pr, c, channels[c].count, t);
+            r.moved = true;
+            for (int c : pr.stream_in) channels_[c].read = count_at(pr, c, channels_[c].count, t);
+            for (int c : pr.stream_out) channels_[c].written = count_at(pr, c, channels_[c].count, t);
             if (t == pr.steps) {
-                events = true;
-                for (Channel &c : channels) {
+                r.events = true;
+                for (Channel &c : channels_) {
                     if (c.producer == static_cast<int>(p) && !c.buffer->is_stream()) c.written = c.count;
                 }
             }
         }
-        if (all_done) return result;
-        result.rounds++;
-        if (moved) {
-            // A steady state (the same progress as the round before, nothing started or
-            // finished) repeats: jump over its repetitions while every FIFO stays consistent.
-            std::vector<int64_t> delta(procs.size());
-            for (size_t p = 0; p < procs.size(); p++) delta[p] = procs[p].done_steps - before[p];
-            if (!events && delta == previous_delta) {
-                int64_t repeats = INT64_MAX;
-                for (size_t p = 0; p < procs.size(); p++) {
-                    if (delta[p] > 0) repeats = std::min(repeats, (procs[p].steps - procs[p].done_steps) / delta[p] - 1);
-                }
-                std::vector<int64_t> now(procs.size());
-                for (size_t p = 0; p < procs.size(); p++) now[p] = procs[p].done_steps;
-                while (repeats >= 1) {
-                    std::vector<int64_t> jumped(procs.size());
-                    for (size_t p = 0; p < procs.size(); p++) jumped[p] = now[p] + repeats * delta[p];
-                    apply(jumped);
-                    if (consistent()) break;
-                    repeats /= 2;
-                    apply(now);
-                }
-            }
-            previous_delta = delta;
-            continue;
+        return r;
+    }
+
+    // Progress of every process and its channels at given step counts.
+    void apply(const std::vector<int64_t> &done) {
+        for (size_t p = 0; p < procs_.size(); p++) {
+            procs_[p].done_steps = done[p];
+            for (int c : procs_[p].stream_in) channels_[c].read = count_at(procs_[p], c, channels_[c].count, done[p]);
+            for (int c : procs_[p].stream_out) channels_[c].written = count_at(procs_[p], c, channels_[c].count, done[p]);
         }
-        result.deadlock = true;
-        for (size_t p = 0; p < procs.size(); p++) {
-            const Process &pr = procs[p];
+    }
+
+    bool consistent() const {
+        for (const Channel &c : channels_) {
+            if (!c.buffer->is_stream()) continue;
+            if (c.read > c.written || c.written - c.read > c.depth) return false;
+        }
+        return true;
+    }
+
+    // A steady state (the same progress as the round before, nothing started or finished)
+    // repeats: jump over its repetitions while every FIFO stays consistent.
+    void jump_steady_state(const std::vector<int64_t> &delta) {
+        int64_t repeats = INT64_MAX;
+        for (size_t p = 0; p < procs_.size(); p++) {
+            if (delta[p] > 0) repeats = std::min(repeats, (procs_[p].steps - procs_[p].done_steps) / delta[p] - 1);
+        }
+        std::vector<int64_t> now = done_steps();
+        while (repeats >= 1) {
+            std::vector<int64_t> jumped(procs_.size());
+            for (size_t p = 0; p < procs_.size(); p++) jumped[p] = now[p] + repeats * delta[p];
+            apply(jumped);
+            if (consistent()) break;
+            repeats /= 2;
+            apply(now);
+        }
+    }
+
+    // What each unfinished process waits for.
+    void explain_deadlock(TokenSimResult *result) const {
+        for (size_t p = 0; p < procs_.size(); p++) {
+            const Process &pr = procs_[p];
             if (pr.done_steps == pr.steps) continue;
-            const std::string &name = g.filters[p].name;
+            const std::string &name = g_.filters[p].name;
             if (!pr.started) {
                 for (int c : pr.buffer_in) {
-                    if (channels[c].written < channels[c].count) {
-                        result.blocked.push_back(name + " waits for buffer " + channels[c].buffer->name);
+                    if (channels_[c].written < channels_[c].count) {
+                        result->blocked.push_back(name + " waits for buffer " + channels_[c].buffer->name);
                     }
                 }
                 continue;
             }
             for (int c : pr.stream_in) {
-                const Channel &ch = channels[c];
+                const Channel &ch = channels_[c];
                 if (count_at(pr, c, ch.count, pr.done_steps + 1) > ch.written) {
-                    result.blocked.push_back(name + " waits for data on " + ch.buffer->name + " (" +
-                                             std::to_string(ch.read) + " of " + std::to_string(ch.count) + " read)");
+                    result->blocked.push_back(name + " waits for data on " + ch.buffer->name + " (" +
+                                              std::to_string(ch.read) + " of " + std::to_string(ch.count) + " read)");
                 }
             }
             for (int c : pr.stream_out) {
-                const Channel &ch = channels[c];
+                const Channel &ch = channels_[c];
                 if (count_at(pr, c, ch.count, pr.done_steps + 1) > ch.read + ch.depth) {
-                    result.blocked.push_back(name + " waits for space on " + ch.buffer->name + " (full at depth " +
-                                             std::to_string(ch.depth) + ")");
-                    result.full_streams.push_back(ch.buffer->name);
+                    result->blocked.push_back(name + " waits for space on " + ch.buffer->name + " (full at depth " +
+                                              std::to_string(ch.depth) + ")");
+                    result->full_streams.push_back(ch.buffer->name);
                 }
             }
         }
-        return result;
     }
+
+    const FilterGraph &g_;
+    std::vector<Channel> channels_;
+    std::vector<Process> procs_;
+};
+
+}  // namespace
+
+TokenSimResult simulate_tokens(const FilterGraph &g, const std::map<std::string, int64_t> &depths) {
+    return Simulation(g, depths).run();
 }
 
 }  // namespace flowhls

@@ -182,6 +182,42 @@ std::string cost_fit_section(const std::vector<DesignCalibration> &designs, bool
     return out.str();
 }
 
+// ScaleHLS/HIDA's own estimate (written at the top of the sources they generated) against
+// Vitis, beside flowhls's, on the reproduced designs that have one ("" if none has).
+std::string scalehls_comparison(const std::vector<DesignCalibration> &designs, bool markdown) {
+    int compared = 0, lat_closer = 0, dsp_closer = 0;
+    std::ostringstream lines;
+    for (const DesignCalibration &d : designs) {
+        if (d.scalehls_latency < 0) continue;
+        compared++;
+        double sl = scalehls_error(d.scalehls_latency, d.latency.vitis);
+        double sd = scalehls_error(d.scalehls_dsp, d.dsp.vitis);
+        bool lc = std::fabs(d.latency.error()) <= std::fabs(sl) + 1e-12;
+        bool dc = std::fabs(d.dsp.error()) <= std::fabs(sd) + 1e-12;
+        lat_closer += lc;
+        dsp_closer += dc;
+        if (markdown) {
+            lines << "| " << d.design << " | " << d.scalehls_latency << " " << percent(sl) << " | "
+                  << d.latency.flowhls << " " << percent(d.latency.error()) << (lc ? "" : " (farther)") << " | "
+                  << d.scalehls_dsp << " " << percent(sd) << " | " << d.dsp.flowhls << " " << percent(d.dsp.error())
+                  << (dc ? "" : " (farther)") << " |\n";
+        } else {
+            lines << "  " << d.design << ": latency ScaleHLS " << percent(sl) << ", flowhls "
+                  << percent(d.latency.error()) << (lc ? "" : " (farther)") << "; DSP ScaleHLS " << percent(sd)
+                  << ", flowhls " << percent(d.dsp.error()) << (dc ? "" : " (farther)") << "\n";
+        }
+    }
+    if (compared == 0) return "";
+    std::ostringstream out;
+    out << "\nScaleHLS/HIDA's own estimate (written in the generated sources) on " << compared
+        << " designs: flowhls at least as close in latency on " << lat_closer << ", in DSP on " << dsp_closer
+        << (markdown ? ":\n\n| design | ScaleHLS/HIDA latency | flowhls latency | ScaleHLS/HIDA DSP | flowhls DSP |\n"
+                       "|---|---|---|---|---|\n"
+                     : "\n")
+        << lines.str();
+    return out.str();
+}
+
 }  // namespace
 
 double FigurePair::error() const {
@@ -331,28 +367,7 @@ void print_calibration(const std::vector<DesignCalibration> &designs, std::ostre
             << std::setw(5) << s.within_35 << std::setw(6) << s.within_1_5x << "  " << s.worst_design << "\n";
     }
     out << cost_fit_section(designs, false);
-    // The ScaleHLS/HIDA estimator on the designs it generated.
-    int compared = 0, lat_closer = 0, dsp_closer = 0;
-    std::ostringstream lines;
-    for (const DesignCalibration &d : designs) {
-        if (d.scalehls_latency < 0) continue;
-        compared++;
-        double sl = scalehls_error(d.scalehls_latency, d.latency.vitis);
-        double sd = scalehls_error(d.scalehls_dsp, d.dsp.vitis);
-        bool lc = std::fabs(d.latency.error()) <= std::fabs(sl) + 1e-12;
-        bool dc = std::fabs(d.dsp.error()) <= std::fabs(sd) + 1e-12;
-        lat_closer += lc;
-        dsp_closer += dc;
-        lines << "  " << d.design << ": latency ScaleHLS " << percent(sl) << ", flowhls " << percent(d.latency.error())
-              << (lc ? "" : " (farther)") << "; DSP ScaleHLS " << percent(sd) << ", flowhls " << percent(d.dsp.error())
-              << (dc ? "" : " (farther)") << "\n";
-    }
-    if (compared > 0) {
-        out << "\nScaleHLS/HIDA's own estimate (written in the generated sources) on " << compared
-            << " designs: flowhls at least as close in latency on " << lat_closer << ", in DSP on " << dsp_closer
-            << "\n"
-            << lines.str();
-    }
+    out << scalehls_comparison(designs, false);
     const MetricSummary &lat = summary[0];
     auto mark = [](bool ok) { return ok ? "met" : "NOT MET"; };
     out << "\ntargets: latency within 10% on >= 80% of the designs: " << lat.within_10 << "/" << lat.designs << " "
@@ -404,6 +419,7 @@ std::string calibration_markdown(const std::vector<DesignCalibration> &designs) 
     for (const DesignCalibration &d : designs) {
         if (!d.note.empty()) notes << "- " << d.design << ": " << d.note << "\n";
     }
+    md << scalehls_comparison(designs, true);
     if (!notes.str().empty()) md << "\nMarked designs (*):\n\n" << notes.str();
     if (!corpus_gaps().empty()) {
         md << "\nNot reproduced:\n\n";

@@ -103,7 +103,7 @@ ConformanceCase run_case(ConformanceCase c, const ConformanceOptions &o, const s
     std::string out_dir = work + "/" + c.suite + "_" + c.name;
     std::vector<std::string> argv = {o.flowhls_binary, "compile", (dir / "model.onnx").string(), "-o", out_dir,
                                      "--csim", "-t", hls_target_name(o.target),
-                                     "--specialize-shape-inputs"};
+                                     "--specialize-shape-inputs", "--verify-each"};
     if (o.sanitize) argv.push_back("--sanitize");
     ProcessResult r = run_process(argv, "", nullptr, o.timeout_seconds);
     if (r.status == 0 && !r.timed_out) {
@@ -141,7 +141,7 @@ std::string markdown(const std::vector<ConformanceCase> &cases, const Conformanc
        << "`) compiled with `flowhls compile CASE/model.onnx --csim` (target " << hls_target_name(o.target)
        << ") and simulated against its `test_data_set_0` (rtol 1e-4, atol 1e-5). Graph inputs that "
           "ops read as shapes, axes or pads are specialized to their test values "
-          "(`--specialize-shape-inputs`). Regenerate with "
+          "(`--specialize-shape-inputs`); the filter graph is verified after every pass (`--verify-each`). Regenerate with "
           "`scripts/conformance.sh` (or `flowhls conformance --markdown docs/conformance.md`).\n\n"
        << "| suite | passed | failed | unsupported |\n|---|---:|---:|---:|\n";
     std::array<int, 3> total{0, 0, 0};

@@ -16,6 +16,22 @@ namespace {
 
 const Halide::Type f32 = Halide::Float(32);
 
+// The memories of the HIDA and ScaleHLS gesummv designs: A and B in their banks (dimension 2),
+// x cyclic by `x_banks` (1: one bank), tmp and y (in and out) one register per bank slot.
+void gesummv_memories(HalideProgram &p, const ImageParam &a, const ImageParam &b, const ImageParam &x,
+                      const ImageParam &ty_in, const Func &ty, int x_banks) {
+    for (const ImageParam &in : {a, b}) {
+        p.directives.interface(in, InterfaceMode::Bram).partition(in, 2, PartitionKind::Complete);
+    }
+    p.directives.interface(x, InterfaceMode::Bram);
+    if (x_banks > 1) p.directives.partition(x, 0, PartitionKind::Cyclic, x_banks);
+    p.directives.interface(ty_in, InterfaceMode::Bram)
+        .partition(ty_in, 0, PartitionKind::Complete)
+        .interface(ty, InterfaceMode::Bram)
+        .partition(ty.name(), 0, PartitionKind::Complete)
+        .dataflow(p.name, false);
+}
+
 // gesummv (HIDA): j outermost, i split by 10 with the 10 rows unrolled (II 1: no recurrence at
 // distance 1); A and B partitioned on rows, tmp and y cyclic by 10 on i. tmp and y are one
 // output, banked as HIDA's 20 banks: ty(c * 10 + i % 10, i / 10) is tmp[i] (c = 0) or y[i]
@@ -38,15 +54,40 @@ HalideProgram gesummv(const std::string &size) {
                     {{a, {nn, nn / 10, 10}}, {b, {nn, nn / 10, 10}}, {x, {nn}}, {ty_in, {20, nn / 10}}},
                     {{ty, {20, nn / 10}}}};
     ty.update(0).unroll(r.x).unroll(r.y);
-    for (const ImageParam &in : {a, b}) {
-        p.directives.interface(in, InterfaceMode::Bram).partition(in, 2, PartitionKind::Complete);
-    }
-    p.directives.interface(x, InterfaceMode::Bram)
-        .interface(ty_in, InterfaceMode::Bram)
-        .partition(ty_in, 0, PartitionKind::Complete)
-        .interface(ty, InterfaceMode::Bram)
-        .partition(ty.name(), 0, PartitionKind::Complete)
-        .dataflow(p.name, false);
+    gesummv_memories(p, a, b, x, ty_in, ty, 1);
+    return p;
+}
+
+// gesummv (ScaleHLS): j outermost in pairs, i split by 10 with the 10 rows and the pair unrolled,
+// pipelined at II 2 (ScaleHLS's choice). A and B are partitioned 10 x 2 (rows and columns),
+// passed bank by bank: A(j / 2, i / 10, (i % 10) * 2 + j % 2) is A[i][j]; x is cyclic 2, and
+// tmp and y are one output banked as HIDA's (ty(c * 10 + i % 10, i / 10)). As ScaleHLS writes
+// it: tmp[i] + (A[i][j0] x[j0] + A[i][j1] x[j1]) and (y[i] + B[i][j0] x[j0]) + B[i][j1] x[j1].
+// The ScaleHLS source stores y[i] + B[i][j0] x[j0] in the iterations before the last (it drops
+// the odd columns of B, a miscompilation): this design stores the whole sum, through the same
+// select.
+HalideProgram gesummv_scalehls(const std::string &size) {
+    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
+    const float alpha = 1.5f, beta = 1.2f;
+    ImageParam a(f32, 3, "A"), b(f32, 3, "B"), x(f32, 1, "x"), ty_in(f32, 2, "tmp_y_in");
+    Var s("s"), io("io");
+    RDom r(0, 2, 0, 10, 0, nn / 10, 0, nn / 2, "r");  // r.x: tmp or y, r.y: i % 10, r.z: i / 10, r.w: j / 2
+    Func ty("tmp_y");
+    ty(s, io) = Halide::undef<float>();
+    Expr slot = r.x * 10 + r.y;
+    Expr prev = Halide::select(r.w == 0, ty_in(slot, r.z), ty(slot, r.z));
+    auto prod = [&](ImageParam m, int u) { return m(r.w, r.z, r.y * 2 + u) * x(r.w * 2 + u); };
+    Expr tmp = prev + (prod(a, 0) + prod(a, 1));
+    Expr y = (prev + prod(b, 0)) + prod(b, 1);
+    // r.x == 1 runs after r.x == 0: ty(r.y, r.z) is then tmp[i] with this pair's products.
+    Expr last = alpha * ty(r.y, r.z) + beta * y;
+    ty(slot, r.z) = Halide::select(r.x == 0, tmp, Halide::select(r.w == nn / 2 - 1, last, y));
+    HalideProgram p{"kernel_gesummv",
+                    {{a, {nn / 2, nn / 10, 20}}, {b, {nn / 2, nn / 10, 20}}, {x, {nn}}, {ty_in, {20, nn / 10}}},
+                    {{ty, {20, nn / 10}}}};
+    ty.update(0).unroll(r.x).unroll(r.y);
+    p.directives.pipeline(ty, Halide::RVar(r.z), 2);
+    gesummv_memories(p, a, b, x, ty_in, ty, 2);
     return p;
 }
 
@@ -157,6 +198,7 @@ HalideProgram hida_program(const std::string &kernel, const std::string &size) {
 
 HalideProgram scalehls_program(const std::string &kernel, const std::string &size) {
     if (kernel == "bicg") return bicg(size);  // ScaleHLS generates HIDA's loop nest for bicg
+    if (kernel == "gesummv") return gesummv_scalehls(size);
     if (kernel == "mvt") return mvt(size, 4, 3);
     throw std::logic_error("no ScaleHLS design of " + kernel);
 }
@@ -175,7 +217,7 @@ std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
         s.algorithm = [kernel](const std::string &size) { return hida_program(kernel, size); };
         out.push_back(s);
     }
-    for (const char *k : {"bicg", "mvt"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "scalehls";

@@ -73,6 +73,103 @@ public:
         return out;
     }
 
+    // A batched product out(j, i, h) = sum_k a(k, i, h) * b(j, k, h) for h < heads, i < m,
+    // j < n, k < depth (heads 0: a two-dimensional product without h), both operands copied
+    // into arrays local to the node in the order they arrive (`a_by_columns`: `a` arrives as
+    // a(i, k, h), its transpose, and is copied into an array of a's shape column by column).
+    // `loops` orders i, j, k inside h, outermost first ("ijk", "ikj", "kij", "jki");
+    // `out_transposed`: the result is stored out(i, j, h) (written row by row of the transpose,
+    // with loops "jki"). fifo_depth 0: the result is an array (a ping-pong buffer).
+    Func product(const std::string &name, Func a, bool a_by_columns, Func b, int heads, int m, int n, int depth,
+                 const std::string &loops, int fifo_depth, bool out_transposed = false) {
+        Var i("i"), j("j"), k("k"), h("h");
+        RDom r(0, depth, name + "_r");
+        auto at = [&](Expr inner, Expr outer) {
+            std::vector<Expr> v = {inner, outer};
+            if (heads > 0) v.push_back(h);
+            return v;
+        };
+        auto vars = [&](Var inner, Var outer) {
+            std::vector<Var> v = {inner, outer};
+            if (heads > 0) v.push_back(h);
+            return v;
+        };
+        Func a_cache(name + "_a"), b_cache(name + "_b"), acc(name + "_acc"), out(name);
+        if (a_by_columns) {
+            a_cache(vars(k, i)) = a(at(i, k));
+            a_cache.reorder(heads > 0 ? std::vector<Halide::VarOrRVar>{i, k, h} : std::vector<Halide::VarOrRVar>{i, k});
+        } else {
+            a_cache(vars(k, i)) = a(at(k, i));
+        }
+        b_cache(vars(j, k)) = b(at(j, k));
+        std::vector<Var> acc_vars = out_transposed ? vars(i, j) : vars(j, i);
+        acc(acc_vars) = 0.0f;
+        acc(acc_vars) += a_cache(at(r, i)) * b_cache(at(j, r));
+        out(acc_vars) = acc(acc_vars);
+        std::vector<Halide::VarOrRVar> order;
+        for (auto c = loops.rbegin(); c != loops.rend(); ++c) {
+            if (*c == 'i') order.push_back(i);
+            if (*c == 'j') order.push_back(j);
+            if (*c == 'k') order.push_back(r.x);
+        }
+        if (heads > 0) order.push_back(h);
+        acc.update(0).reorder(order);
+        out.compute_root();
+        acc.compute_at(out, Var::outermost());
+        b_cache.compute_at(out, Var::outermost());
+        a_cache.compute_at(out, Var::outermost());
+        if (fifo_depth > 0) {
+            stream(out, fifo_depth);
+        } else {
+            ping_pongs_.push_back(out);
+        }
+        return out;
+    }
+
+    // A node reducing the rows of `in` (j, i, h: j innermost, n elements) into an array local
+    // to the node, from `init` by `combine`, and streaming each result: out(i, h).
+    Func reduce_rows(const std::string &name, Func in, int n, Expr init,
+                     const std::function<Expr(Expr, Expr)> &combine, int fifo_depth) {
+        Var i("i"), h("h");
+        RDom r(0, n, name + "_r");
+        Func acc(name + "_acc"), out(name);
+        acc(i, h) = init;
+        acc(i, h) = combine(acc(i, h), in(r, i, h));
+        out(i, h) = acc(i, h);
+        out.compute_root();
+        acc.compute_at(out, Var::outermost());
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // A node applying `f` to every element of `in` (j, i, h) and to the row's value of `row`
+    // (i, h, a FIFO of one element per row, copied into an array local to the node).
+    Func map_with_row(const std::string &name, Func in, Func row, const std::function<Expr(Expr, Expr)> &f,
+                      int fifo_depth) {
+        Var j("j"), i("i"), h("h");
+        Func cache(name + "_row"), out(name);
+        cache(i, h) = row(i, h);
+        out(j, i, h) = f(in(j, i, h), cache(i, h));
+        out.compute_root();
+        cache.compute_at(out, Var::outermost());
+        stream(out, fifo_depth);
+        return out;
+    }
+
+    // A node copying `f` into an array between processes (a ping-pong buffer): `f` is defined
+    // by the caller, computed at the root, in its own loop order.
+    Func array_node(Func f) {
+        f.compute_root();
+        ping_pongs_.push_back(f);
+        return f;
+    }
+    // The same into a FIFO of `fifo_depth` elements.
+    Func stream_node(Func f, int fifo_depth) {
+        f.compute_root();
+        stream(f, fifo_depth);
+        return f;
+    }
+
     // A node writing the transpose of `w` (rows x cols) into an array (a ping-pong buffer between
     // processes), reading `w` in its storage order (or, `write_in_order`, writing the
     // transpose in its own storage order, reading `w` by columns).
@@ -180,6 +277,15 @@ public:
         Var j("j"), i("i");
         Func out("out");
         out(j, i) = result(j, i);
+        return program(out, {cols, rows});
+    }
+    // The same from the transpose of `result` (result(i, j) stored i innermost): the last node
+    // reads it in its storage order and writes the output by columns.
+    HalideProgram finish_transposed(Func result, int rows, int cols) {
+        Var j("j"), i("i");
+        Func out("out");
+        out(j, i) = result(i, j);
+        out.reorder(i, j);
         return program(out, {cols, rows});
     }
     // The same for a c x h x w `result`, written to an output of C shape [1][c][h][w].
@@ -391,6 +497,88 @@ HalideProgram depthwise_separable_block(int) {
     return d.finish(r, c, h, w);
 }
 
+// MultiHeadSelfAttention (Stream-HLS transformers): x[64][128], 8 heads of 16: Q, K and V are
+// x W^T + b (W[128][128]); per head softmax(Q K^T / 4) V; the heads concatenated and projected
+// by Wo^T + bo. One process per corpus node: the three products read x through one node that
+// forks it (flowhls's fork of a buffer with three readers), the max, exp, sum and divide of the
+// softmax are nodes linked by FIFOs, each reading its row's max or sum once per row.
+// opt1 keeps every product's reduction innermost, the weights transposed into arrays; opt2
+// permutes the products (the projections i, k, j with their weights streamed transposed; the
+// scores k, i, j with Q and K^T streamed by columns; attention times V i, k, j) and computes the
+// output projection transposed (loops j, k, i), its bias and the last copy by columns.
+HalideProgram mhsa(int opt) {
+    Design d("kernel_mhsa");
+    const int seq = 64, dim = 128, heads = 8, hd = 16;
+    const bool o1 = opt == 1;
+    ImageParam x = d.matrix("x", seq, dim);
+    std::vector<ImageParam> b, w;
+    for (const char *n : {"q", "k", "v", "o"}) {
+        b.push_back(d.vector(std::string("b") + n, dim));
+        w.push_back(d.matrix(std::string("W") + n, dim, dim));
+    }
+    Var c("c"), i("i"), j("j"), h("h");
+    std::vector<Func> qkv;
+    for (int t = 0; t < 3; t++) {
+        std::string n = std::string(1, "qkv"[t]);
+        Func m = o1 ? d.product("mm_" + n, x, false, d.transpose("W" + n + "T", w[t], true), 0, seq, dim, dim, "ijk",
+                                8192)
+                    : d.product("mm_" + n, x, false, d.stream_of("W" + n + "T_stream", w[t], 16384, true), 0, seq,
+                                dim, dim, "ikj", 8192);
+        qkv.push_back(d.array_node(d.map(n, m, bias(b[t], false), 0)));
+    }
+    // Q by head (h, i, d; opt2: h, d, i), K^T by head (h, d, j), V by head (h, i, d).
+    Func qh("q_heads"), kt("k_heads"), vh("v_heads");
+    if (o1) {
+        qh(c, i, h) = qkv[0](h * hd + c, i);
+    } else {
+        qh(i, c, h) = qkv[0](h * hd + c, i);
+    }
+    d.stream_node(qh, 8192);
+    kt(j, c, h) = qkv[1](h * hd + c, j);
+    if (o1) {
+        d.array_node(kt);
+    } else {
+        d.stream_node(kt, 8192);
+    }
+    vh(c, i, h) = qkv[2](h * hd + c, i);
+    d.array_node(vh);
+    if (!o1) vh.reorder(i, c, h);
+    Func scores = o1 ? d.product("scores", qh, false, kt, heads, seq, seq, hd, "ijk", 32768)
+                     : d.product("scores", qh, true, kt, heads, seq, seq, hd, "kij", 32768);
+    Func scaled("scaled");
+    scaled(j, i, h) = scores(j, i, h) / 4.0f;
+    d.stream_node(scaled, 32768);
+    Func mx = d.reduce_rows("row_max", scaled, seq, Expr(-INFINITY), [](Expr a, Expr v) { return Halide::max(a, v); },
+                            512);
+    Func ex = d.map_with_row("exp", scaled, mx, [](Expr v, Expr m) { return Halide::exp(v - m); }, 32768);
+    Func sum = d.reduce_rows("row_sum", ex, seq, Expr(0.0f), [](Expr a, Expr v) { return a + v; }, 512);
+    Func p = d.map_with_row("softmax", ex, sum, [](Expr v, Expr s) { return v / s; }, 32768);
+    Func att = o1 ? d.product("attention", p, false, vh, heads, seq, hd, seq, "ijk", 0)
+                  : d.product("attention", p, false, vh, heads, seq, hd, seq, "ikj", 0);
+    // The heads concatenated: (h, i, d) -> (i, h, d), then streamed by rows (opt2: columns).
+    Func cat("concat"), cs("concat_stream");
+    cat(c, h, i) = att(c, i, h);
+    cat.reorder(c, i, h);
+    d.array_node(cat);
+    if (o1) {
+        cs(j, i) = cat(j % hd, j / hd, i);
+    } else {
+        cs(i, j) = cat(j % hd, j / hd, i);
+    }
+    d.stream_node(cs, 8192);
+    Func wot = d.transpose("WoT", w[3], true);
+    if (o1) {
+        Func m = d.product("mm_o", cs, false, wot, 0, seq, dim, dim, "ijk", 8192);
+        return d.finish(d.map("o", m, bias(b[3], false), 8192), seq, dim);
+    }
+    Func m = d.product("mm_o", cs, true, wot, 0, seq, dim, dim, "jki", 8192, true);
+    Func o("o");
+    ImageParam bo = b[3];
+    o(i, j) = m(i, j) + bo(j);
+    d.stream_node(o, 8192);
+    return d.finish_transposed(o, seq, dim);
+}
+
 ExampleDef block_example(const std::string &name, const std::string &description,
                          const std::function<HalideProgram(int)> &build, bool has_opt2 = true) {
     ExampleDef d;
@@ -417,6 +605,10 @@ std::vector<ExampleDef> streamhls_examples() {
                           feedforward),
             block_example("autoencoder", "Stream-HLS MLP block Autoencoder: six linear layers 784-256-128-64-128-256-784",
                           autoencoder),
+            block_example("mhsa",
+                          "Stream-HLS transformer block MultiHeadSelfAttention: 8 heads of 16 over 64 tokens of 128, "
+                          "softmax in four nodes",
+                          mhsa),
             // The CNN blocks' opt2 designs stream the padded input through a line-buffer-like
             // node with guarded loops (docs/calibration.md); only opt1 is reproduced.
             block_example("residual_block",

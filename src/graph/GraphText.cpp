@@ -297,8 +297,8 @@ public:
         while (k < lines.size() && lines[k].indent > 0) k = graph_attribute(k);
         while (k < lines.size()) {
             LineReader r = reader(lines[k]);
-            if (r.accept("filter")) k = filter(k);
-            else if (r.accept("contents")) k = contents(k);
+            if (r.accept("filter")) k = filter(k, r);
+            else if (r.accept("contents")) k = contents(k, r);
             else r.fail("expected 'filter' or 'contents'");
         }
         resolve();
@@ -318,10 +318,23 @@ private:
 
     LineReader reader(const Line &l) { return LineReader(l.text, l.number, source); }
 
+    // The attribute lines below lines[k] (indented deeper), each read to its end by
+    // `attribute(reader, index)`, which returns false for an unknown attribute and may read
+    // lines below its own by advancing the index; returns the index of the line after them.
+    template <class Read> size_t attribute_lines(size_t k, const char *what, Read attribute) {
+        int indent = lines[k].indent;
+        for (k++; k < lines.size() && lines[k].indent > indent; k++) {
+            LineReader a = reader(lines[k]);
+            if (!attribute(a, k)) a.fail(std::string("unknown ") + what + " attribute");
+            a.end();
+        }
+        return k;
+    }
+
     // Attribute lines of the graph's header (buffers and the main filter).
     size_t graph_attribute(size_t k) {
         LineReader r = reader(lines[k]);
-        if (r.accept("buffer")) return buffer(k);
+        if (r.accept("buffer")) return buffer(k, r);
         if (r.accept("main")) {
             std::string n = r.name();
             if (n != g.name) r.fail("main '" + n + "' is not the graph's name '" + g.name + "'");
@@ -377,9 +390,8 @@ private:
         return p;
     }
 
-    size_t buffer(size_t k) {
-        LineReader r = reader(lines[k]);
-        r.expect("buffer");
+    // The buffer of lines[k], `r` past its "buffer"; returns the index of the line after it.
+    size_t buffer(size_t k, LineReader &r) {
         Buffer b;
         b.name = r.name();
         r.expect(":");
@@ -392,9 +404,7 @@ private:
         r.expect("consumers:");
         pending_lists.push_back({r.names(), lines[k].number});
         r.end();
-        int indent = lines[k].indent;
-        for (k++; k < lines.size() && lines[k].indent > indent; k++) {
-            LineReader a = reader(lines[k]);
+        k = attribute_lines(k, "buffer", [&](LineReader &a, size_t &k) {
             if (a.accept("channel:")) {
                 b.channel = channel_kind(a);
                 if (a.accept("depth")) b.stream_depth = a.integer();
@@ -417,27 +427,20 @@ private:
                 b.interface.inferred = !a.accept("(directive)");
             } else if (a.accept("partition:")) {
                 b.partition = partition(a);
-                continue;
             } else if (a.accept("line buffer:")) {
                 LineBufferPlan &p = b.line_buffer;
-                a.expect("planes");
-                p.planes = a.integer();
-                a.expect("height");
-                p.height = a.integer();
-                a.expect("width");
-                p.width = a.integer();
-                a.expect("window");
-                p.rows = a.integer();
-                a.expect("by");
-                p.cols = a.integer();
-                a.expect("first");
-                p.first_plane = a.integer();
-                p.first_row = a.integer();
-                p.first_col = a.integer();
-                a.expect("outputs");
-                p.out_planes = a.integer();
-                p.out_rows = a.integer();
-                p.out_cols = a.integer();
+                const std::pair<const char *, std::vector<int64_t *>> numbers[] = {
+                    {"planes", {&p.planes}},
+                    {"height", {&p.height}},
+                    {"width", {&p.width}},
+                    {"window", {&p.rows}},
+                    {"by", {&p.cols}},
+                    {"first", {&p.first_plane, &p.first_row, &p.first_col}},
+                    {"outputs", {&p.out_planes, &p.out_rows, &p.out_cols}}};
+                for (const auto &n : numbers) {
+                    a.expect(n.first);
+                    for (int64_t *v : n.second) *v = a.integer();
+                }
                 a.expect("consumer");
                 consumer_names.push_back({g.buffers.size(), {a.name(), lines[k].number}});
                 a.expect("lines");
@@ -445,24 +448,22 @@ private:
                 a.expect("window");
                 p.window = a.name();
             } else {
-                a.fail("unknown buffer attribute");
+                return false;
             }
-            a.end();
-        }
+            return true;
+        });
         g.buffers.push_back(b);
         return k;
     }
 
-    size_t filter(size_t k) {
-        LineReader r = reader(lines[k]);
-        r.expect("filter");
+    // The filter of lines[k], `r` past its "filter"; returns the index of the line after it.
+    size_t filter(size_t k, LineReader &r) {
         Filter f;
         f.name = r.name();
         r.expect("->");
         f.function_name = r.name();
         r.end();
-        for (k++; k < lines.size() && lines[k].indent > 0; k++) {
-            LineReader a = reader(lines[k]);
+        k = attribute_lines(k, "filter", [&](LineReader &a, size_t &k) {
             if (a.accept("returns")) {
                 f.returns = a.name();
             } else if (a.accept("inline (directive)")) {
@@ -492,20 +493,13 @@ private:
                 a.expect("]");
                 l.scalar = a.accept("scalar");
                 a.end();
-                int indent = lines[k].indent;
-                while (k + 1 < lines.size() && lines[k + 1].indent > indent) {
-                    LineReader d = reader(lines[++k]);
-                    if (d.accept("dims:")) {
-                        l.dims = d.int_list();
-                        d.end();
-                    } else if (d.accept("partition:")) {
-                        l.partition = partition(d);
-                    } else {
-                        d.fail("unknown local attribute");
-                    }
-                }
+                k = attribute_lines(k, "local", [&](LineReader &d, size_t &) {
+                    if (d.accept("dims:")) l.dims = d.int_list();
+                    else if (d.accept("partition:")) l.partition = partition(d);
+                    else return false;
+                    return true;
+                }) - 1;
                 f.locals.push_back(l);
-                continue;
             } else if (a.accept("body:")) {
                 a.end();
                 int indent = lines[k].indent;
@@ -522,19 +516,18 @@ private:
                 } catch (const Error &e) {
                     throw Error(source + ":" + e.what());
                 }
-                continue;
             } else {
-                a.fail("unknown filter attribute");
+                return false;
             }
-            a.end();
-        }
+            return true;
+        });
         g.filters.push_back(f);
         return k;
     }
 
-    size_t contents(size_t k) {
-        LineReader r = reader(lines[k]);
-        r.expect("contents");
+    // The contents of a buffer at lines[k], `r` past its "contents"; returns the index of the
+    // line after them.
+    size_t contents(size_t k, LineReader &r) {
         std::string n = r.name();
         r.expect(":");
         Type t = r.type();

@@ -2,6 +2,7 @@
 #include "ir/IRQueries.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace flowhls {
 
@@ -47,21 +48,15 @@ std::optional<int64_t> constant_int(const Halide::Expr &e) {
 
 Halide::Expr element_constant(const Halide::Buffer<> &b, int64_t i) {
     const Halide::Type t = b.type();
-    const uint8_t *p = static_cast<const uint8_t *>(b.data()) + i * t.bytes();
-    auto get = [&](auto v) {
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    };
-    if (t == Halide::Float(32)) return Halide::Expr(get(float()));
-    if (t == Halide::Float(64)) return Halide::Expr(get(double()));
-    if (t.is_int() && t.bits() == 8) return make_const(t, get(int8_t()));
-    if (t.is_int() && t.bits() == 16) return make_const(t, get(int16_t()));
-    if (t.is_int() && t.bits() == 32) return make_const(t, get(int32_t()));
-    if (t.is_int() && t.bits() == 64) return make_const(t, get(int64_t()));
-    if (t.bits() <= 8) return make_const(t, get(uint8_t()));  // bool and uint8
-    if (t.bits() == 16) return make_const(t, get(uint16_t()));
-    if (t.bits() == 32) return make_const(t, get(uint32_t()));
-    return make_const(t, get(uint64_t()));
+    return read_element(b, i, [&](auto v) {
+        if constexpr (std::is_floating_point_v<decltype(v)>) return Halide::Expr(v);
+        else return make_const(t, v);
+    });
+}
+
+Halide::Expr resolve_lets(const LetBindings &lets, Halide::Expr e) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) e = substitute(it->first, it->second, e);
+    return simplify(e);
 }
 
 BufferAccesses buffer_accesses(const Stmt &s) { return collect(s).accesses; }

@@ -4,9 +4,11 @@
 #include <Halide.h>
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flowhls {
@@ -16,9 +18,37 @@ namespace flowhls {
 /// temporary such as the result of simplify().
 std::optional<int64_t> constant_int(const Halide::Expr &e);
 
+/// `read(v)` for element `i` (storage order) of `b` as a value `v` of its C type (float,
+/// double, int8_t .. int64_t, uint8_t .. uint64_t; bool as uint8_t): the one switch from a
+/// buffer's element type to a value.
+template <class Read> auto read_element(const Halide::Buffer<> &b, int64_t i, Read read) {
+    const Halide::Type t = b.type();
+    const uint8_t *p = static_cast<const uint8_t *>(b.data()) + i * t.bytes();
+    auto get = [&](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return read(v);
+    };
+    if (t == Halide::Float(32)) return get(float());
+    if (t == Halide::Float(64)) return get(double());
+    if (t.is_int() && t.bits() == 8) return get(int8_t());
+    if (t.is_int() && t.bits() == 16) return get(int16_t());
+    if (t.is_int() && t.bits() == 32) return get(int32_t());
+    if (t.is_int() && t.bits() == 64) return get(int64_t());
+    if (t.bits() <= 8) return get(uint8_t());  // bool and uint8
+    if (t.bits() == 16) return get(uint16_t());
+    if (t.bits() == 32) return get(uint32_t());
+    return get(uint64_t());
+}
+
 /// Element `i` (storage order) of `b` as a constant expression of exactly its type (bool,
-/// 8..64-bit integers, float32/64): the one switch from a buffer's element type to a value.
+/// 8..64-bit integers, float32/64), read by read_element.
 Halide::Expr element_constant(const Halide::Buffer<> &b, int64_t i);
+
+/// A list of let bindings, outermost first (as a visitor pushes them on its way in).
+using LetBindings = std::vector<std::pair<std::string, Halide::Expr>>;
+
+/// `e` with the let-bound names of `lets` substituted (innermost binding first), simplified.
+Halide::Expr resolve_lets(const LetBindings &lets, Halide::Expr e);
 
 /// Names of the buffers a statement or expression loads from, stores to and allocates.
 struct BufferAccesses {

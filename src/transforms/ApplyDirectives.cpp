@@ -84,7 +84,7 @@ public:
         for (const Buffer &b : g.buffers) {
             bool arg = b.kind == BufferKind::Input || b.kind == BufferKind::Output;
             if (arg && b.partition.enabled && b.interface.mode != InterfaceMode::Bram) {
-                throw Error(partition_origin.at(b.name) + ": kernel argument '" + b.name + "' has an " +
+                throw Error(partitioned.at(b.name) + ": kernel argument '" + b.name + "' has an " +
                             interface_mode_name(b.interface.mode) +
                             " interface; only an argument with a bram interface (on-chip memory the caller "
                             "attaches) can be partitioned: add interface " + b.name + " bram");
@@ -98,7 +98,8 @@ private:
     const DirectiveOptions &options;
     std::vector<LoopRef> loops;
     std::set<std::string> funcs;
-    std::map<std::string, std::string> partition_origin;
+    // Array (buffer or local storage) -> origin of the partition directive applied to it.
+    std::map<std::string, std::string> partitioned;
 
     [[noreturn]] void fail(const Directive &d, const std::string &what) const { throw Error(d.origin + ": " + what); }
 
@@ -218,11 +219,19 @@ private:
 
     void apply_partition(const Directive &d) {
         std::string name = resolve(d);
+        // One partition per array: a second one (another dimension, as Vitis's dim=1 and dim=2
+        // on one array) has no form on the flattened array and would silently replace the first.
+        auto earlier = partitioned.find(name);
+        if (earlier != partitioned.end()) {
+            fail(d, "'" + name + "' is already partitioned (" + earlier->second +
+                        "); an array takes one partition: partitioning two of its dimensions (e.g. cyclic on rows "
+                        "and on columns) cannot be expressed on its flattened array (docs/directives.md)");
+        }
+        partitioned[name] = d.origin;
         for (Buffer &b : g.buffers) {
             if (b.name != name) continue;
             bool arg = b.kind != BufferKind::Intermediate;
             b.partition = translate(d, name, arg ? b.shape : b.dims, b.size());
-            partition_origin[name] = d.origin;
             return;
         }
         for (Filter &f : g.filters) {

@@ -90,12 +90,13 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
         }
         int64_t line_words = 0;
         if (!stream) {
-            SlidingWindow w = sliding_window(graph, b);
-            if (w.found) {
-                line_words = w.line_words() + w.window_words();
-                reason += "; a " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + " sliding window over rows of " +
-                          std::to_string(w.row_width) + ": a line buffer needs " + std::to_string(w.line_words()) +
-                          " words + " + std::to_string(w.window_words()) + " window registers";
+            LineBufferAnalysis w = analyze_line_buffer(graph, b);
+            if (w.sliding()) {
+                const LineBufferPlan &p = w.plan;
+                line_words = p.words();
+                reason += "; a " + std::to_string(p.rows) + "x" + std::to_string(p.cols) + " sliding window over rows of " +
+                          std::to_string(p.width) + ": a line buffer needs " + std::to_string((p.rows - 1) * p.width) +
+                          " words + " + std::to_string(p.rows * p.cols) + " window registers";
             }
         }
         ChannelKind channel = stream ? ChannelKind::Stream : graph.dataflow.legal ? ChannelKind::PingPong : ChannelKind::Array;

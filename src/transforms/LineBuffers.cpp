@@ -43,29 +43,20 @@ private:
     std::string buffer_;
     const LineBufferAnalysis &a_;
     std::string window_, single_;
-    std::vector<std::pair<std::string, Expr>> lets_;
+    LetBindings lets_;
 
-    Expr resolve(Expr e) const {
-        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) e = substitute(it->first, it->second, e);
-        return simplify(e);
-    }
-    Stmt visit(const LetStmt *op) override {
+    template <class LetNode> auto mutate_let(const LetNode *op) {
         Expr value = mutate(op->value);
         lets_.emplace_back(op->name, op->value);
-        Stmt body = mutate(op->body);
+        auto body = mutate(op->body);
         lets_.pop_back();
-        return LetStmt::make(op->name, value, body);
+        return LetNode::make(op->name, value, body);
     }
-    Expr visit(const Let *op) override {
-        Expr value = mutate(op->value);
-        lets_.emplace_back(op->name, op->value);
-        Expr body = mutate(op->body);
-        lets_.pop_back();
-        return Let::make(op->name, value, body);
-    }
+    Stmt visit(const LetStmt *op) override { return mutate_let(op); }
+    Expr visit(const Let *op) override { return mutate_let(op); }
     Expr visit(const Load *op) override {
         if (op->name != buffer_) return IRMutator::visit(op);
-        std::optional<int64_t> rel = constant_int(simplify(resolve(op->index) - a_.corner));
+        std::optional<int64_t> rel = constant_int(simplify(resolve_lets(lets_, op->index) - a_.corner));
         const LineBufferPlan &p = a_.plan;
         if (!rel || *rel < 0 || *rel % p.width >= p.cols || *rel / p.width >= p.rows) {
             failed = true;

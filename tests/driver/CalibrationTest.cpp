@@ -25,7 +25,7 @@ TEST(Calibration, TargetsHoldOnEveryReproducedDesign) {
     const std::vector<DesignCalibration> results = calibrate(CalibrationOptions());
     std::vector<MetricSummary> s = summarize(results);
     const MetricSummary &lat = metric(s, "latency");
-    ASSERT_GE(lat.designs, 25);
+    ASSERT_GE(lat.designs, 40);  // issue 13: at least 40 reproduced designs
     EXPECT_GE(lat.within_10 * 5, lat.designs * 4) << "latency within 10% on fewer than 80% of the designs";
     EXPECT_EQ(lat.within_1_5x, lat.designs) << "a latency off by more than 1.5x: " << lat.worst_design;
     EXPECT_LE(metric(s, "DSP").median, 0.15);

@@ -113,6 +113,8 @@ TEST(Directives, BadDirectivesExitWithTwoAndWriteNothing) {
          "only an argument with a bram interface"},
         {R"({"prod": {"partition": [{"dim": 0, "type": "block", "factor": 2}]}})", "--example gemm --schedule root",
          "cannot be expressed on its flattened array"},
+        {R"({"A": {"interface": "bram", "partition": [{"dim": 0, "type": "cyclic", "factor": 2}, {"dim": 1, "type": "complete"}]}})",
+         "--example gemm --schedule root", "A.partition[1]: 'A' is already partitioned ("},
         {R"({"kernel": {"dataflow": false}})", "--example gemm", "unknown region 'kernel' (the kernel's top function is 'gemm')"},
     };
     test::TempDir dir;

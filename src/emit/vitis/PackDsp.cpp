@@ -2,6 +2,7 @@
 #include "emit/vitis/PackDsp.h"
 #include "analysis/IntegerWidths.h"
 #include "ir/IRQueries.h"
+#include "support/Names.h"
 
 #include <functional>
 #include <set>
@@ -174,38 +175,55 @@ std::set<std::string> bound_names(const Stmt &s) {
     return b.names;
 }
 
-std::string fresh(const std::string &base, const std::set<std::string> &taken) {
-    std::string n = base;
-    for (int i = 2; taken.count(n); i++) n = base + std::to_string(i);
-    return n;
-}
-
 bool fits(const std::optional<std::pair<int64_t, int64_t>> &r, int64_t lo, int64_t hi) {
     return r && r->first >= lo && r->second <= hi;
 }
 
 int64_t magnitude(const std::pair<int64_t, int64_t> &r) { return std::max(-r.first, r.second); }
 
-// Packs the reduction into `acc` of `f` when it has the form of the contract; false otherwise.
-bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<PackedLoop> *packed) {
-    if (!acc.scalar || acc.type != Halide::Int(32)) return false;
-    FindStores found(acc.name, f.body);
+// A reduction into a scalar int32 accumulator that can be packed: the init and the update
+// `acc + a * b` under the same loops, the innermost of them (`loop`, variable `v`, even
+// constant extent) varying one factor (`packed_factor`) and not the other (`shared`).
+struct PackMatch {
+    FindStores found;  // owns the stores `init` and `update` point into
     const AccStore *init = nullptr, *update = nullptr;
-    for (const AccStore &s : found.stores) {
+    const For *loop = nullptr;
+    int64_t min = 0, extent = 0;
+    std::string v;
+    const Load *acc_load = nullptr;
+    Expr packed_raw, shared_raw, packed_factor;
+    const ProducerConsumer *consumer = nullptr;  // where the accumulator is read
+    std::vector<const LetStmt *> path;           // the lets between `loop` and `consumer`
+
+    PackMatch(const std::string &acc, const Stmt &body) : found(acc, body) {}
+};
+
+// The init and the update of `acc` in `m.found`, under the same loops; false otherwise.
+bool match_init_update(const LocalBuffer &acc, PackMatch *m) {
+    for (const AccStore &s : m->found.stores) {
         Expr value = substitute(s.expanded, s.store->value);
-        const AccStore *&slot = buffer_accesses(value).loads.count(acc.name) ? update : init;
+        const AccStore *&slot = buffer_accesses(value).loads.count(acc.name) ? m->update : m->init;
         if (slot) return false;
         slot = &s;
     }
+    const AccStore *init = m->init, *update = m->update;
     if (!init || !update || init->loops.empty() || update->loops.size() <= init->loops.size()) return false;
     for (size_t i = 0; i < init->loops.size(); i++) {
         if (init->loops[i] != update->loops[i]) return false;
     }
-    const For *loop = init->loops.back();
-    std::optional<int64_t> min = constant_int(loop->min), extent = constant_int(loop->extent);
-    if (!min || !extent || *extent < 2 || *extent % 2 != 0 || loop->for_type != ForType::Serial) return false;
-    const std::string v = loop->name;
-    // The update: acc + a * b, one factor depending on v.
+    m->loop = init->loops.back();
+    std::optional<int64_t> min = constant_int(m->loop->min), extent = constant_int(m->loop->extent);
+    if (!min || !extent || *extent < 2 || *extent % 2 != 0 || m->loop->for_type != ForType::Serial) return false;
+    m->min = *min;
+    m->extent = *extent;
+    m->v = m->loop->name;
+    return true;
+}
+
+// The update's product `a * b`, one factor depending on the loop variable, both in the
+// ranges a 27x18 multiply packs exactly; false otherwise.
+bool match_product(const FilterGraph &g, const LocalBuffer &acc, PackMatch *m) {
+    const AccStore *update = m->update;
     const Add *add = update->store->value.as<Add>();
     if (!add) return false;
     auto is_acc = [&](const Expr &e) {
@@ -214,8 +232,8 @@ bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<P
     };
     // The operands as written may be lets of the load and of the product.
     Expr ea = substitute(update->expanded, add->a), eb = substitute(update->expanded, add->b);
-    const Load *acc_load = is_acc(ea) ? ea.as<Load>() : is_acc(eb) ? eb.as<Load>() : nullptr;
-    if (!acc_load) return false;
+    m->acc_load = is_acc(ea) ? ea.as<Load>() : is_acc(eb) ? eb.as<Load>() : nullptr;
+    if (!m->acc_load) return false;
     Expr term = is_acc(ea) ? add->b : add->a;
     if (const Variable *t = term.as<Variable>()) {
         auto it = update->raw.find(t->name);
@@ -226,30 +244,31 @@ bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<P
     if (!mul || mul->type != Halide::Int(32)) return false;
     Expr a = substitute(update->expanded, mul->a), b = substitute(update->expanded, mul->b);
     if (buffer_accesses(a).loads.count(acc.name) || buffer_accesses(b).loads.count(acc.name)) return false;
-    bool da = referenced_variables(a).count(v) > 0, db = referenced_variables(b).count(v) > 0;
+    bool da = referenced_variables(a).count(m->v) > 0, db = referenced_variables(b).count(m->v) > 0;
     if (da == db) return false;
-    Expr packed_raw = da ? mul->a : mul->b, shared_raw = da ? mul->b : mul->a;
-    Expr packed_factor = da ? a : b, shared = da ? b : a;
-    for (const std::string &buf : buffer_accesses(packed_factor).loads) {
+    m->packed_raw = da ? mul->a : mul->b;
+    m->shared_raw = da ? mul->b : mul->a;
+    m->packed_factor = da ? a : b;
+    Expr shared = da ? b : a;
+    for (const std::string &buf : buffer_accesses(m->packed_factor).loads) {
         if (g.has_buffer(buf) && g.buffer(buf).is_stream()) return false;  // a FIFO is read once per iteration
     }
-    std::optional<std::pair<int64_t, int64_t>> fr = value_range(g, packed_factor), sr = value_range(g, shared);
-    if (!fits(fr, -255, 255) || !fits(sr, -(1 << 17), (1 << 17) - 1) || magnitude(*fr) * magnitude(*sr) >= (1 << 17)) {
-        return false;
-    }
-    const ProducerConsumer *consumer = nullptr;
-    std::vector<const LetStmt *> path;
-    if (!find_consumer(loop->body, acc.name, &consumer, &path)) return false;
+    std::optional<std::pair<int64_t, int64_t>> fr = value_range(g, m->packed_factor), sr = value_range(g, shared);
+    return fits(fr, -255, 255) && fits(sr, -(1 << 17), (1 << 17) - 1) && magnitude(*fr) * magnitude(*sr) < (1 << 17);
+}
 
+// Rewrites the matched reduction of `f`: the loop over v becomes a loop over pairs whose body
+// is the even half (both accumulators' init and one packed multiply updating both) followed
+// by the odd half of the consumer, its lets and loops renamed.
+void rewrite_packed(Filter &f, const LocalBuffer &acc, const PackMatch &m, std::vector<PackedLoop> *packed) {
+    const AccStore *init = m.init, *update = m.update;
+    const std::string &v = m.v;
     std::set<std::string> taken = names_in(f.body);
     for (const LocalBuffer &l : f.locals) taken.insert(l.name);
-    const std::string pair = fresh(v + "_pair", taken), odd = fresh(acc.name + "_odd", taken),
-                      pk = fresh(acc.name + "_pk", taken);
-    taken.insert(pair);
-    taken.insert(odd);
-    taken.insert(pk);
+    const std::string pair = fresh_name(v + "_pair", taken, 2, ""), odd = fresh_name(acc.name + "_odd", taken, 2, ""),
+                      pk = fresh_name(acc.name + "_pk", taken, 2, "");
     Expr p = Halide::Internal::Variable::make(Halide::Int(32), pair);
-    Expr base = Halide::Internal::make_const(Halide::Int(32), *min);
+    Expr base = Halide::Internal::make_const(Halide::Int(32), m.min);
     Expr v_even = simplify(base + 2 * p), v_odd = simplify(base + 2 * p + 1);
 
     // Even half with the odd accumulator's init and update beside the even one's.
@@ -257,8 +276,9 @@ bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<P
     Stmt init_both = Block::make(Stmt(init->store), Store::make(odd, init_odd, init->store->index, init->store->param,
                                                                 init->store->predicate, init->store->alignment));
     Expr pk_var = Halide::Internal::Variable::make(Halide::Int(64), pk);
-    std::vector<Expr> operands = {substitute(v, v_odd, packed_factor), packed_raw, shared_raw};
+    std::vector<Expr> operands = {substitute(v, v_odd, m.packed_factor), m.packed_raw, m.shared_raw};
     Expr product = Call::make(Halide::Int(64), "flowhls_pack_mul", operands, Call::PureExtern);
+    const Load *acc_load = m.acc_load;
     auto load_of = [&](const std::string &name) {
         return Load::make(acc_load->type, name, acc_load->index, acc_load->image, acc_load->param, acc_load->predicate,
                           acc_load->alignment);
@@ -270,24 +290,21 @@ bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<P
     };
     Stmt update_both =
         LetStmt::make(pk, product, Block::make(store_of(acc.name, "flowhls_pack_lo"), store_of(odd, "flowhls_pack_hi")));
-    Stmt even = ReplaceStmt(init->store, init_both).mutate(loop->body);
+    Stmt even = ReplaceStmt(init->store, init_both).mutate(m.loop->body);
     even = ReplaceStmt(update->store, update_both).mutate(even);
     even = substitute(v, v_even, even);
 
     // Odd half of the consumer: its lets and loops renamed, after the even one's.
-    Stmt post = Stmt(consumer);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) post = LetStmt::make((*it)->name, (*it)->value, post);
+    Stmt post = Stmt(m.consumer);
+    for (auto it = m.path.rbegin(); it != m.path.rend(); ++it) post = LetStmt::make((*it)->name, (*it)->value, post);
     Rename rename;
     rename.buffers[acc.name] = odd;
-    for (const std::string &n : bound_names(post)) {
-        rename.names[n] = fresh(n + "_odd", taken);
-        taken.insert(rename.names[n]);
-    }
+    for (const std::string &n : bound_names(post)) rename.names[n] = fresh_name(n + "_odd", taken, 2, "");
     post = substitute(v, v_odd, rename.mutate(post));
 
     Stmt body = DropUnusedLets().mutate(Block::make(even, post));
-    Stmt new_loop = For::make(pair, 0, static_cast<int>(*extent / 2), loop->for_type, loop->device_api, body);
-    f.body = ReplaceStmt(loop, new_loop).mutate(f.body);
+    Stmt new_loop = For::make(pair, 0, static_cast<int>(m.extent / 2), m.loop->for_type, m.loop->device_api, body);
+    f.body = ReplaceStmt(m.loop, new_loop).mutate(f.body);
     LocalBuffer second = acc;
     second.name = odd;
     f.locals.push_back(second);
@@ -302,6 +319,15 @@ bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<P
         if (dir != f.directives.end()) f.directives[kv.second] = dir->second;
     }
     packed->push_back({f.name, v, acc.name});
+}
+
+// Packs the reduction into `acc` of `f` when it has the form of the contract; false otherwise.
+bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<PackedLoop> *packed) {
+    if (!acc.scalar || acc.type != Halide::Int(32)) return false;
+    PackMatch m(acc.name, f.body);
+    if (!match_init_update(acc, &m) || !match_product(g, acc, &m)) return false;
+    if (!find_consumer(m.loop->body, acc.name, &m.consumer, &m.path)) return false;
+    rewrite_packed(f, acc, m, packed);
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include "flowhls/Error.h"
 #include "frontend/onnx/Converter.h"
 #include "frontend/onnx/OpSupport.h"
+#include "ir/IRQueries.h"
 #include "support/Paths.h"
 #include "support/Sizes.h"
 
@@ -184,24 +185,9 @@ void check_tensor(const TensorProto &t, const std::string &what, int64_t max_byt
 
 std::vector<double> buffer_doubles(const Halide::Buffer<> &b) {
     std::vector<double> out;
-    const uint8_t *p = static_cast<const uint8_t *>(b.data());
-    Halide::Type ty = b.type();
+    out.reserve(b.number_of_elements());
     for (size_t k = 0; k < b.number_of_elements(); k++) {
-        const uint8_t *e = p + k * ty.bytes();
-        auto get = [&](auto x) {
-            std::memcpy(&x, e, sizeof x);
-            return static_cast<double>(x);
-        };
-        if (ty == Halide::Float(32)) out.push_back(get(float()));
-        else if (ty == Halide::Float(64)) out.push_back(get(double()));
-        else if (ty == Halide::Int(8)) out.push_back(get(int8_t()));
-        else if (ty == Halide::Int(16)) out.push_back(get(int16_t()));
-        else if (ty == Halide::Int(32)) out.push_back(get(int32_t()));
-        else if (ty == Halide::Int(64)) out.push_back(get(int64_t()));
-        else if (ty == Halide::UInt(8)) out.push_back(get(uint8_t()));
-        else if (ty == Halide::UInt(16)) out.push_back(get(uint16_t()));
-        else if (ty == Halide::UInt(32)) out.push_back(get(uint32_t()));
-        else out.push_back(get(uint64_t()));
+        out.push_back(read_element(b, static_cast<int64_t>(k), [](auto v) { return static_cast<double>(v); }));
     }
     return out;
 }
