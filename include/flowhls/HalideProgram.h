@@ -66,11 +66,15 @@ struct HalideProgram {
     /// Other names directives may use for a Func or kernel argument, mapped to its name (the
     /// ONNX importer maps node names and ONNX value names to the Funcs it creates).
     std::map<std::string, std::string> directive_aliases;
-    /// Func name -> the ONNX values (tensors) it holds, for the Funcs the ONNX importer makes
+    /// Func name (without Halide's "$N") -> the ONNX values (tensors) it holds, for the Funcs the ONNX importer makes
     /// compute_root: the value it computes, then the values that are views of it (Reshape,
     /// Flatten, Identity...: the same elements in the same order). What `flowhls csim --trace`
     /// compares each filter's output with.
     std::map<std::string, std::vector<std::string>> onnx_values;
+    /// Where a Func comes from, by Func name without Halide's "$N" (the ONNX importer: "ONNX
+    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'"); the filter computing it records
+    /// it (Filter::origin) and the generated function carries it as a comment.
+    std::map<std::string, std::string> func_origins;
 };
 
 }  // namespace flowhls

@@ -107,6 +107,8 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     for (Filter &f : graph.filters) {
         auto value = program.onnx_values.find(f.name);
         if (value != program.onnx_values.end()) f.onnx_values = value->second;
+        auto origin = program.func_origins.find(f.name);
+        if (origin != program.func_origins.end()) f.origin = origin->second;
     }
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
 

@@ -1,6 +1,7 @@
 // emit_kernel: the FilterGraph printed as C/C++ for an HLS tool.
 #include "emit/KernelEmitter.h"
 #include "ir/IRQueries.h"
+#include "support/Text.h"
 
 #include <algorithm>
 #include <functional>
@@ -87,6 +88,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     printer.set_shapes(shaped_arrays(g, f), f.body);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
+    if (!f.origin.empty()) os << "// " << one_line(f.origin) << "\n";
     os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
     std::vector<const Buffer *> params = call_parameters(g, f);

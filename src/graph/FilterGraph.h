@@ -223,6 +223,10 @@ struct Filter {
     /// computes, then views of it; none for Halide programs and for filters passes add): what
     /// `flowhls csim --trace` compares its output with (HalideProgram::onnx_values).
     std::vector<std::string> onnx_values = {};
+    /// What the filter computes in the source program ("" = nothing recorded), e.g. "ONNX
+    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'" (HalideProgram::func_origins);
+    /// a comment at the generated function.
+    std::string origin = "";
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

@@ -103,6 +103,7 @@ void print_filter(const Filter &f, std::ostream &os) {
     os << "filter " << name_text(f.name) << " -> " << name_text(f.function_name) << "\n";
     if (!f.returns.empty()) os << "  returns " << name_text(f.returns) << "\n";
     if (f.inline_function) os << "  inline (directive)\n";
+    if (!f.origin.empty()) os << "  origin " << quoted(f.origin) << "\n";
     for (const auto &d : f.directives) {
         os << "  loop " << name_text(d.first) << ":";
         if (d.second.pipeline_ii != 0) os << " pipeline II=" << d.second.pipeline_ii;
@@ -467,6 +468,8 @@ private:
                 f.returns = a.name();
             } else if (a.accept("inline (directive)")) {
                 f.inline_function = true;
+            } else if (a.accept("origin")) {
+                f.origin = a.quoted_text();
             } else if (a.accept("loop")) {
                 std::string n = a.name();
                 a.expect(":");

@@ -95,6 +95,7 @@ bool merge_producers(FilterGraph &g) {
             merged.locals.insert(merged.locals.end(), f.locals.begin(), f.locals.end());
             merged.directives.insert(f.directives.begin(), f.directives.end());
             merged.inline_function |= f.inline_function;
+            if (!f.origin.empty()) merged.origin += (merged.origin.empty() ? "" : "; ") + f.origin;
         }
         g.filters.erase(g.filters.begin() + first, g.filters.begin() + last + 1);
         g.filters.insert(g.filters.begin() + first, merged);

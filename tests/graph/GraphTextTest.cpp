@@ -70,8 +70,8 @@ std::string difference(const FilterGraph &a, const FilterGraph &b) {
     for (size_t i = 0; i < a.filters.size(); i++) {
         const Filter &x = a.filters[i], &y = b.filters[i];
         if (x.name != y.name || x.function_name != y.function_name || x.reads != y.reads || x.writes != y.writes ||
-            x.returns != y.returns || x.inline_function != y.inline_function || x.locals.size() != y.locals.size() ||
-            x.directives.size() != y.directives.size()) {
+            x.returns != y.returns || x.inline_function != y.inline_function || x.origin != y.origin ||
+            x.locals.size() != y.locals.size() || x.directives.size() != y.directives.size()) {
             return "filter " + x.name;
         }
         if (!equal(x.body, y.body)) return "body of filter " + x.name;

@@ -190,11 +190,11 @@ TEST(Directives, DataflowOffRemovesThePragmaAndSaysWhy) {
 TEST(Directives, OnnxModelKeyedByNodeAndValueNamesSimulates) {
     test::TempDir dir;
     write(dir / "d.json", R"({
-      "/conv1/Conv": {"pipeline": [{"loop": "d2"}]},
-      "conv1_Conv_output_0_op": {"unroll": [{"loop": "conv1_Conv_output_0_op_r_2$x"}]},
+      "/conv1/Conv": {"pipeline": [{"loop": "oy"}]},
+      "conv1_op": {"unroll": [{"loop": "kx"}]},
       "/conv1/Conv_output_0": {"stream": {"depth": 4}},
       "/Relu": {"ping_pong": true, "partition": [{"dim": 0, "type": "cyclic", "factor": 4}]},
-      "fc1_Gemm": {"inline": true}})");
+      "fc1": {"inline": true}})");
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx --directives " +
                                     (dir / "d.json") + " -o " + (dir / "l") + " --csim",
@@ -203,8 +203,8 @@ TEST(Directives, OnnxModelKeyedByNodeAndValueNamesSimulates) {
         << out;
     EXPECT_TRUE(has(out, "csim: PASS")) << out;
     std::string k = test::read_file(dir / "l/kernel.cpp");
-    EXPECT_TRUE(has(k, " d2++) {\n#pragma HLS PIPELINE II=1\n")) << k;
-    EXPECT_TRUE(has(k, "#pragma HLS STREAM variable=conv1_Conv depth=4\n")) << k;
+    EXPECT_TRUE(has(k, " oy++) {\n#pragma HLS PIPELINE II=1\n")) << k;
+    EXPECT_TRUE(has(k, "#pragma HLS STREAM variable=conv1 depth=4\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=Relu type=cyclic factor=4 dim=1\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS INLINE\n")) << k;
 }

@@ -94,6 +94,7 @@ const onnx::TensorProto *NodeContext::attr_tensor(const std::string &name) const
 Halide::Func NodeContext::func(const std::string &suffix) const {
     std::string name = prefix_ + (suffix.empty() ? "" : "_" + suffix);
     if (funcs_made_++ > 0) name += "_" + std::to_string(funcs_made_);
+    func_names_.push_back(name);
     return Halide::Func(name);
 }
 

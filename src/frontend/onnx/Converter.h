@@ -34,6 +34,8 @@ struct Tensor {
     /// How many views (reshape, squeeze...) are inlined into `func` in a row; the importer
     /// makes a view a filter of its own beyond kMaxViewChain, so expressions stay shallow.
     int view_depth = 0;
+    /// Names of the dimensions (ONNX order; dim_names), which name the loops of its filter.
+    std::vector<std::string> dims;
 
     int rank() const { return static_cast<int>(shape.size()); }
     int64_t size() const;
@@ -99,6 +101,8 @@ public:
     bool wants_output(int i) const { return i < num_outputs() && !node_.output(i).empty(); }
     /// A fresh Func named after the node (`suffix` distinguishes helpers).
     Halide::Func func(const std::string &suffix = "") const;
+    /// Names of the Funcs func() made, in order.
+    const std::vector<std::string> &funcs_made() const { return func_names_; }
     /// Defines output `i` as `func` with `shape` (ONNX order) and ONNX element type.
     void set_output(int i, Halide::Func func, std::vector<int64_t> shape, int elem_type);
     /// Defines output `i` as a known constant (a buffer in Halide dimension order).
@@ -132,6 +136,7 @@ private:
     std::vector<const Tensor *> inputs_;
     std::string prefix_;
     mutable int funcs_made_ = 0;
+    mutable std::vector<std::string> func_names_;
 };
 
 /// Returns "" when the converter handles the node as far as its attributes and input types

@@ -7,6 +7,7 @@
 #include "frontend/onnx/Load.h"
 #include "frontend/onnx/OpSupport.h"
 #include "frontend/onnx/TestData.h"
+#include "support/Names.h"
 #include "support/Sizes.h"
 
 #include <filesystem>
@@ -54,6 +55,54 @@ std::string identifier(const std::string &name) {
     return out;
 }
 
+// The module path of a PyTorch value name ("/layer1/layer1.0/conv1/Conv_output_0" is in
+// "/layer1/layer1.0/conv1"); "" for a name without one.
+std::string module_of(const std::string &value) {
+    size_t slash = value.rfind('/');
+    if (slash == std::string::npos || value.find_first_not_of('/') >= slash) return "";
+    return value.substr(0, slash);
+}
+
+// The modules of `g`'s node outputs that hold other modules' values ("/layer1/layer1.0"
+// holds "/layer1/layer1.0/conv1/...").
+std::set<std::string> outer_modules(const onnx::GraphProto &g) {
+    std::set<std::string> outer;
+    for (const onnx::NodeProto &n : g.node()) {
+        for (const std::string &o : n.output()) {
+            // Every module around the value's module holds it (an inserted one, those around it too).
+            for (std::string up = module_of(module_of(o)); !up.empty(); up = module_of(up)) {
+                if (!outer.insert(up).second) break;
+            }
+        }
+    }
+    return outer;
+}
+
+// The name of output `value` of a node of type `op`, for its filter: PyTorch's
+// "/layer2/layer2.0/conv1/Conv_output_0" is "layer2_0_conv1": in a module that holds no
+// other module (not in `outer`), a last path component that is an op type (the node's, or
+// QuantizeLinear whose output a QDQ fusion takes over) goes, as the module says what the
+// value is and the comment at the filter function names the node and its type.
+// "/layer1/layer1.0/Add_output_0" (layer1.0 holds conv1...) stays "layer1_0_Add",
+// "/Relu_1_output_0" (no module) "Relu_1".
+std::string value_name(const std::string &value, const std::string &op, const std::set<std::string> &outer) {
+    std::string n = value;
+    const std::string suffix = "_output_0";
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        n.resize(n.size() - suffix.size());
+    }
+    size_t slash = n.rfind('/');
+    std::string module = module_of(n);
+    if (module.empty() || outer.count(module)) return identifier(n);
+    std::string last = n.substr(slash + 1);
+    size_t number = last.find_last_not_of("0123456789");
+    if (number != std::string::npos && number + 1 < last.size() && number > 0 && last[number] == '_') {
+        last.resize(number);  // "Relu_1": PyTorch numbers a module's repeated ops
+    }
+    if (last == op || converter_table().count(last)) n.resize(slash);
+    return identifier(n);
+}
+
 class Importer {
 public:
     Importer(const std::string &path, const OnnxImportOptions &o)
@@ -96,6 +145,7 @@ private:
         for (const onnx::ValueInfoProto &v : g.input()) {
             if (!initializers_.count(v.name())) add_graph_input(v);
         }
+        outer_modules_ = outer_modules(g);
         for (int i = 0; i < g.node_size(); i++) convert_node(g.node(i), i);
         if (!failed_.empty()) throw UnsupportedModelError(path_, failed_);
         return finish(g);
@@ -161,13 +211,7 @@ private:
         }
     }
 
-    std::string fresh_name(const std::string &base) {
-        std::string name = identifier(base);
-        std::string candidate = name;
-        for (int k = 2; used_names_.count(candidate); k++) candidate = name + "_" + std::to_string(k);
-        used_names_.insert(candidate);
-        return candidate;
-    }
+    std::string fresh_name(const std::string &base) { return flowhls::fresh_name(identifier(base), used_names_); }
 
     // A tensor whose values live in a buffer parameter (graph input or constant).
     Tensor param_tensor(const std::string &name, int elem_type, const std::vector<int64_t> &shape,
@@ -182,7 +226,8 @@ private:
         alias(name, pname);
         Halide::ImageParam param(t.type, static_cast<int>(std::max<size_t>(shape.size(), 1)), pname);
         if (constant.defined()) param.set(constant);
-        std::vector<Halide::Var> vars = make_vars(t.rank());
+        t.dims = dim_names("", shape, {});
+        std::vector<Halide::Var> vars = make_vars(t.dims);
         Halide::Func f(fresh_name(name + "_in"));
         define(f, vars, param(halide_args(vars)));
         t.func = f;
@@ -245,14 +290,21 @@ private:
             inputs.push_back(&it->second);
             all_constant &= it->second.is_constant();
         }
-        // The converter's Funcs are named <output>_op...; the filter itself <output>.
-        std::string prefix = fresh_name((n.output_size() ? n.output(0) : label) + "_op");
+        // The converter's Funcs are named <value>_op...; the filter itself <value> (value_name).
+        std::string prefix =
+            fresh_name(value_name(n.output_size() ? n.output(0) : label, n.op_type(), outer_modules_) + "_op");
         NodeContext ctx(n, inputs, prefix);
         ctx.make_constant = [this](const std::string &name, Halide::Buffer<> values, const std::vector<int64_t> &shape,
                                    int elem_type) { return param_tensor(name, elem_type, shape, values); };
         std::string where = "'" + path_ + "': node '" + label + "' (" + n.op_type() + ")";
         try {
             converter_table().at(n.op_type()).convert(ctx);
+            std::vector<std::pair<std::vector<int64_t>, std::vector<std::string>>> input_dims;
+            for (const Tensor *in : inputs) {
+                if (in) input_dims.emplace_back(in->shape, in->dims);
+            }
+            for (Tensor &out : ctx.outputs) out.dims = dim_names(n.op_type(), out.shape, input_dims);
+            for (const std::string &f : ctx.funcs_made()) origins_[f] = origin(n, label);
         } catch (const Unsupported &e) {
             failed_.push_back({label, n.op_type(), model_opset_, e.what()});
             poisoned_.insert(n.output().begin(), n.output().end());
@@ -307,7 +359,7 @@ private:
             auto source = tensors_.find(n.input(0));
             if (view && source != tensors_.end() && source->second.func.defined() &&
                 filters_.count(source->second.func.name())) {
-                onnx_values_[source->second.func.name()].push_back(t.name);  // a view of a filter's value
+                onnx_values_[halide_base_name(source->second.func.name())].push_back(t.name);  // a view of a filter's value
             }
         }
         if (!view) charge("", "output '" + t.name + "'", t.elem_type, t.shape);
@@ -316,14 +368,15 @@ private:
         if (t.constant.defined()) {
             t = param_tensor(t.name, t.elem_type, t.shape, t.constant);
         } else if (!view) {
-            Halide::Func f(fresh_name(t.name));
-            std::vector<Halide::Var> vars = make_vars(t.rank());
+            Halide::Func f(fresh_name(value_name(t.name, n.op_type(), outer_modules_)));
+            std::vector<Halide::Var> vars = make_vars(t.dims);
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
             t.func = f;
             t.view_depth = 0;
             filters_.insert(f.name());
-            onnx_values_[f.name()].push_back(t.name);
+            onnx_values_[halide_base_name(f.name())].push_back(t.name);
+            origins_[halide_base_name(f.name())] = origin(n, label);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
         }
@@ -384,10 +437,11 @@ private:
                 continue;
             }
             Halide::Func f(fresh_name("out_" + v.name()));
-            std::vector<Halide::Var> vars = make_vars(t.rank());
+            std::vector<Halide::Var> vars = make_vars(t.dims);
+            origins_[halide_base_name(f.name())] = "copy of ONNX value '" + v.name() + "' to the graph output";
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
-            onnx_values_[f.name()].push_back(v.name());
+            onnx_values_[halide_base_name(f.name())].push_back(v.name());
             std::vector<int> extents = halide_extents(t.shape);
             p.outputs.push_back({f, extents});
         }
@@ -416,6 +470,7 @@ private:
         attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
         p.onnx_values = onnx_values_;
+        p.func_origins = origins_;
         return p;
     }
 
@@ -441,6 +496,14 @@ private:
     std::map<std::string, std::vector<std::string>> onnx_values_;  // HalideProgram::onnx_values
     void alias(const std::string &onnx_name, const std::string &name) {
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
+    }
+    std::set<std::string> outer_modules_;  // value_name's modules that hold others
+    // Func name -> the ONNX node it computes (HalideProgram::func_origins).
+    std::map<std::string, std::string> origins_;
+    static std::string origin(const onnx::NodeProto &n, const std::string &label) {
+        std::string text = "ONNX node '" + label + "' (" + n.op_type() + ")";
+        for (int i = 0; i < n.output_size(); i++) text += std::string(i ? ", '" : " -> '") + n.output(i) + "'";
+        return text;
     }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
     int64_t budget_ = 0;              // bytes all tensors may take (OnnxImportOptions::max_memory_bytes)

@@ -3,6 +3,9 @@
 #include "frontend/onnx/TensorData.h"
 #include "support/Sizes.h"
 
+#include <set>
+#include <stdexcept>
+
 namespace flowhls::onnx_import {
 
 using Halide::Expr;
@@ -12,6 +15,72 @@ std::vector<Var> make_vars(int rank) {
     std::vector<Var> v;
     for (int i = 0; i < rank; i++) v.emplace_back("d" + std::to_string(i));
     return v;
+}
+
+std::vector<Var> make_vars(const std::vector<std::string> &names) {
+    return std::vector<Var>(names.begin(), names.end());
+}
+
+std::vector<std::string> spatial_names(const std::string &prefix, int count) {
+    static const char *const axes[] = {"z", "y", "x"};
+    std::vector<std::string> names;
+    for (int i = 0; i < count; i++) {
+        names.push_back(prefix + (count <= 3 ? std::string(axes[3 - count + i]) : std::to_string(i)));
+    }
+    return names;
+}
+
+namespace {
+
+bool is_window_op(const std::string &op) {
+    static const std::set<std::string> ops = {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
+                                              "AveragePool", "GlobalMaxPool", "GlobalAveragePool",
+                                              "QLinearAveragePool", "QLinearGlobalAveragePool", "LpPool"};
+    return ops.count(op) > 0;
+}
+
+bool is_matmul_op(const std::string &op) {
+    static const std::set<std::string> ops = {"Gemm", "MatMul", "MatMulInteger", "QLinearMatMul"};
+    return ops.count(op) > 0;
+}
+
+}  // namespace
+
+std::vector<std::string> dim_names(const std::string &op, const std::vector<int64_t> &shape,
+                                   const std::vector<std::pair<std::vector<int64_t>, std::vector<std::string>>> &inputs) {
+    int rank = static_cast<int>(shape.size());
+    std::vector<std::string> names;
+    if (is_window_op(op) && rank >= 3) {
+        names = {"n", "co"};
+        for (const std::string &s : spatial_names("o", rank - 2)) names.push_back(s);
+        return names;
+    }
+    if (is_matmul_op(op) && rank >= 2) {
+        for (int i = 0; i < rank - 2; i++) names.push_back(rank == 3 ? "b" : "b" + std::to_string(i));
+        names.push_back("i");
+        names.push_back("j");
+        return names;
+    }
+    for (const auto &in : inputs) {
+        if (in.first == shape && static_cast<int>(in.second.size()) == rank) return in.second;
+    }
+    switch (rank) {
+    case 1: return {"i"};
+    case 2: return {"i", "j"};
+    case 3: return {"b", "i", "j"};
+    case 4: return {"n", "c", "y", "x"};
+    case 5: return {"n", "c", "z", "y", "x"};
+    default:
+        for (int i = 0; i < rank; i++) names.push_back("d" + std::to_string(i));
+        return names;
+    }
+}
+
+Halide::RDom named_rdom(const Halide::Region &extents, const std::vector<std::string> &names) {
+    if (names.size() != extents.size()) throw std::logic_error("named_rdom: one name per dimension");
+    std::vector<Halide::Internal::ReductionVariable> vars;
+    for (size_t i = 0; i < extents.size(); i++) vars.push_back({names[i], extents[i].min, extents[i].extent});
+    return Halide::RDom(Halide::Internal::ReductionDomain(vars));
 }
 
 std::vector<Expr> as_exprs(const std::vector<Var> &vars) { return {vars.begin(), vars.end()}; }

@@ -13,6 +13,21 @@ namespace flowhls::onnx_import {
 
 /// One fresh Var per dimension, ONNX order.
 std::vector<Halide::Var> make_vars(int rank);
+/// One Var per name, ONNX order (the generated loops are named after them).
+std::vector<Halide::Var> make_vars(const std::vector<std::string> &names);
+/// Names of `count` spatial axes, outermost first, after `prefix`: ("o", 2) -> oy, ox;
+/// three axes z, y, x; more are numbered (prefix + "0"...).
+std::vector<std::string> spatial_names(const std::string &prefix, int count);
+/// Names of the axes of output `output` of a node of type `op` with shape `shape` (ONNX
+/// order), for the loops of its filter: window ops (Conv, pools) [n, co, oy, ox],
+/// Gemm/MatMul [b..., i, j]; other ops those of an input of the same shape
+/// (`input_dims`: the inputs' names, "" for unknown), else by rank (i; i, j; b, i, j;
+/// n, c, y, x; n, c, z, y, x; d0...).
+std::vector<std::string> dim_names(const std::string &op, const std::vector<int64_t> &shape,
+                                   const std::vector<std::pair<std::vector<int64_t>, std::vector<std::string>>> &inputs);
+/// An RDom whose variables (innermost first, like Halide::RDom's region) are named `names`,
+/// so its loops read `ci`, `ky`, `kx` instead of `r$z`, `r$y`, `r$x`.
+Halide::RDom named_rdom(const Halide::Region &extents, const std::vector<std::string> &names);
 /// The Vars as Exprs.
 std::vector<Halide::Expr> as_exprs(const std::vector<Halide::Var> &vars);
 /// Defines `f` over `vars` (ONNX order; a scalar gets one dummy dimension) as `value`.

@@ -57,7 +57,10 @@ Accumulation conv_accumulation(const NodeContext &ctx, const Tensor &x, const Te
     Halide::Region extents;
     for (int i = spatial - 1; i >= 0; i--) extents.push_back({0, static_cast<int>(kernel[i])});
     extents.push_back({0, static_cast<int>(per_group)});
-    RDom r(extents, ctx.func("r").name());
+    std::vector<std::string> names = spatial_names("k", spatial);
+    std::reverse(names.begin(), names.end());
+    names.push_back("ci");
+    RDom r = named_rdom(extents, names);
     Expr c = r[spatial];
     Expr map_group = v[1] / static_cast<int>(maps / group);
     std::vector<Expr> xi = {v[0], map_group * static_cast<int>(per_group) + c};
@@ -208,7 +211,7 @@ void convert_gemm(NodeContext &ctx) {
         init = beta * broadcast_at(ctx.input(2), as_exprs(v));
     }
     define(y, v, init);
-    RDom r(0, static_cast<int>(k), ctx.func("r").name());
+    RDom r = named_rdom({{0, static_cast<int>(k)}}, {"k"});
     Expr av = ta ? a.at({r, v[0]}) : a.at({v[0], r});
     Expr bv = tb ? b.at({v[1], r}) : b.at({r, v[1]});
     std::vector<Var> hv = halide_args(v);
@@ -236,7 +239,7 @@ Accumulation matmul_accumulation(const NodeContext &ctx, const Tensor &a, const 
     size_t nb = batch.size();
     Func y = ctx.func();
     define(y, v, Halide::Internal::make_zero(a.type));
-    RDom r(0, static_cast<int>(k), ctx.func("r").name());
+    RDom r = named_rdom({{0, static_cast<int>(k)}}, {"k"});
     auto index = [&](const std::vector<int64_t> &bshape, Expr row, Expr col, bool drop_row, bool drop_col) {
         std::vector<Expr> idx;
         size_t off = nb - bshape.size();

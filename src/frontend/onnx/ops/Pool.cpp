@@ -35,7 +35,8 @@ WindowLoop window_loop(NodeContext &ctx, const Tensor &x, bool allow_dilation) {
     w.v = make_vars(x.rank());
     Halide::Region extents;
     for (int i = spatial - 1; i >= 0; i--) extents.push_back({0, static_cast<int>(kernel[i])});
-    w.r = RDom(extents, ctx.func("r").name());
+    std::vector<std::string> names = spatial_names("k", spatial);
+    w.r = named_rdom(extents, std::vector<std::string>(names.rbegin(), names.rend()));
     for (int i = 0; i < spatial; i++) {
         w.positions.push_back(w.v[2 + i] * static_cast<int>(w.geo.strides[i]) +
                               w.r[spatial - 1 - i] * static_cast<int>(w.geo.dilations[i]) -
@@ -81,7 +82,8 @@ void convert_global_pool(NodeContext &ctx, bool is_max) {
     for (int i = x.rank() - 1; i >= 2; i--) extents.push_back({0, static_cast<int>(x.shape[i])});
     for (int i = 2; i < x.rank(); i++) out_shape.push_back(1);
     std::vector<Var> v = make_vars(x.rank());
-    RDom r(extents, ctx.func("r").name());
+    std::vector<std::string> names = spatial_names("i", x.rank() - 2);
+    RDom r = named_rdom(extents, std::vector<std::string>(names.rbegin(), names.rend()));
     std::vector<Expr> idx = {v[0], v[1]};
     for (int i = 2; i < x.rank(); i++) idx.push_back(r[x.rank() - 1 - i]);
     Func acc = ctx.func();
@@ -117,7 +119,8 @@ AverageWindow average_window(NodeContext &ctx, const Tensor &x, bool global) {
         }
         for (int i = 2; i < x.rank(); i++) w.out_shape.push_back(1);
         w.v = make_vars(x.rank());
-        RDom r(extents, ctx.func("r").name());
+        std::vector<std::string> names = spatial_names("i", x.rank() - 2);
+    RDom r = named_rdom(extents, std::vector<std::string>(names.rbegin(), names.rend()));
         std::vector<Expr> idx = {w.v[0], w.v[1]};
         for (int i = 2; i < x.rank(); i++) idx.push_back(r[x.rank() - 1 - i]);
         w.sum = ctx.func("sum");
