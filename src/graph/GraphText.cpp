@@ -44,6 +44,15 @@ std::string partition_line(const ArrayPartition &p, const char *indent) {
     if (!p.enabled) out += " none";
     if (p.enabled || p.kind != PartitionKind::Cyclic) out += " " + partition_kind_name(p.kind);
     if (p.factor != 0) out += " factor " + std::to_string(p.factor);
+    if (!p.dims.empty()) {
+        // A partition of several dimensions: the shape (innermost first), then per dimension.
+        out += " shape " + std::to_string(p.shape.size());
+        for (int64_t e : p.shape) out += " " + std::to_string(e);
+        out += " dims " + std::to_string(p.dims.size());
+        for (const DimensionPartition &d : p.dims) {
+            out += " " + std::to_string(d.dim) + " " + partition_kind_name(d.kind) + " " + std::to_string(d.factor);
+        }
+    }
     if (p.inferred) out += " inferred";
     if (!p.reason.empty()) out += " " + quoted(p.reason);
     return out + "\n";
@@ -384,6 +393,24 @@ private:
             if (r.accept(partition_kind_name(k).c_str())) p.kind = k;
         }
         if (r.accept("factor")) p.factor = r.integer();
+        if (r.accept("shape")) {
+            for (int64_t n = r.integer(); n > 0; n--) p.shape.push_back(r.integer());
+            r.expect("dims");
+            for (int64_t n = r.integer(); n > 0; n--) {
+                DimensionPartition d;
+                d.dim = static_cast<int>(r.integer());
+                bool kind = false;
+                for (PartitionKind k : {PartitionKind::Cyclic, PartitionKind::Complete}) {
+                    if (!kind && r.accept(partition_kind_name(k).c_str())) {
+                        d.kind = k;
+                        kind = true;
+                    }
+                }
+                if (!kind) r.fail("expected cyclic or complete");
+                d.factor = r.integer();
+                p.dims.push_back(d);
+            }
+        }
         if (r.accept("inferred")) p.inferred = true;
         if (r.peek_quote()) p.reason = r.quoted_text();
         r.end();
