@@ -164,6 +164,8 @@ TEST(Cli, ProblemSizes) {
     expect_clean_failure("compile -e pb_gemm --size huge -o " + (dir / "out"),
                          "example 'pb_gemm' has no size 'huge' (sizes: medium, small, mini)", dir);
     expect_clean_failure("compile -e gemm --size mini -o " + (dir / "out"), "example 'gemm' has one fixed size", dir);
+    expect_clean_failure("compile -e pb_gemm -s hida --size mini -o " + (dir / "out"),
+                         "pb_gemm's ScaleHLS/HIDA design tiles i by 4 and 10, j by 10 and k by 3: dataset mini", dir);
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
