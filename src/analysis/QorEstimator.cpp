@@ -19,6 +19,7 @@ struct ScheduledFilter {
     FilterEstimate estimate;
     int64_t tail = 0;
     UnitDemand units;
+    int calls = 0;
     std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
 
@@ -40,6 +41,7 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     out.estimate.resources = filter_resources(s, filter.locals, device);
     out.tail = s.tail;
     out.units = operator_units(s);
+    out.calls = s.calls;
     out.windows = s.windows;
     return out;
 }
@@ -78,6 +80,7 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     d.dataflow = graph.dataflow.legal;
     std::vector<ProcessTiming> timing;
     std::vector<UnitDemand> inlined;  // the operator instances of each filter inlined into a sequential top
+    int64_t inlined_calls = 0, inlined_cycles = 0;
     for (const Filter &filter : graph.filters) {
         ScheduledFilter f = schedule_one(graph, filter, device, options);
         d.total.dsp += f.estimate.resources.dsp;
@@ -86,14 +89,21 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         d.total.bram18k += f.estimate.resources.bram18k;
         d.total.uram += f.estimate.resources.uram;
         timing.push_back({f.estimate.latency, f.tail, f.windows});
-        if (filter.inline_function && !graph.dataflow.legal) inlined.push_back(f.units);
+        if (filter.inline_function && !graph.dataflow.legal) {
+            inlined.push_back(f.units);
+            // Its modules are called by the top function, which counts the calls once for all.
+            inlined_calls += f.calls;
+            inlined_cycles -= call_cycles(f.calls);
+        }
         d.filters.push_back(f.estimate);
     }
     d.total = share_inlined_units(inlined, d.total, device);
     DesignTiming t = compose_design(graph, timing);
-    d.latency = t.latency;
-    d.interval = t.interval;
-    d.stalled_latency = t.stalled_latency;
+    // The modules of the inlined filters are called by the top function.
+    inlined_cycles += call_cycles(inlined_calls);
+    d.latency = t.latency + inlined_cycles;
+    d.interval = t.interval + inlined_cycles;
+    d.stalled_latency = t.stalled_latency + inlined_cycles;
     // Buffers between filters and ROMs.
     for (const Buffer &b : graph.buffers) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
