@@ -19,7 +19,8 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Vitis HLS extracts each pipelined loop of a function with other code into a module: its
 // FSM adds two cycles around the loop, and a sequential loop spends one cycle per iteration
-// on its own control plus two per module it calls.
+// on its own control plus two per module it calls. A function calling several modules spends
+// the same two per call, less one: its last call's return overlaps its own end.
 constexpr int64_t kModuleCycles = 2;
 constexpr int64_t kCallCycles = 2;
 constexpr int64_t kLoopIterationCycles = 1;
@@ -680,6 +681,8 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
 
 }  // namespace
 
+int64_t call_cycles(int64_t calls) { return calls >= 2 ? kCallCycles * calls - 1 : 0; }
+
 int FilterContext::pipeline_ii(const std::string &name) const {
     if (!directives) return 0;
     auto it = directives->find(name);
@@ -697,6 +700,8 @@ FilterSchedule schedule_filter(const Stmt &body, const FilterContext &context, c
     FilterSchedule out;
     sched.windows = &out.windows;
     out.latency = sched.run(body, &out.loops);
+    out.calls = sched.calls;
+    out.latency += call_cycles(out.calls);
     out.operations = sched.operations;
     out.executed = sched.executed;
     out.regions = sched.regions;

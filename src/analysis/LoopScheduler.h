@@ -33,6 +33,8 @@ using UnitDemand = std::map<std::string, int64_t>;
 struct FilterSchedule {
     /// Cycles of one call of the filter's function.
     int64_t latency = 0;
+    /// Pipelined loops (modules) the function calls directly (not inside a sequential loop).
+    int calls = 0;
     /// Cycles the function needs after its last input arrives: the depth of its last pipeline
     /// plus the pipeline's exit (what a consumer fed by a FIFO adds after its producer ends).
     int64_t tail = 0;
@@ -50,6 +52,12 @@ struct FilterSchedule {
     /// access it: when the function reads or writes a stream's elements.
     std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
+
+/// Cycles a function spends calling `calls` pipelined loops (the modules Vitis HLS extracts)
+/// directly, beyond the modules' own latencies: none for one (Vitis extracts no module from a
+/// function that is one pipelined loop), two per call less one for several (the corpus's
+/// functions calling two modules take 3 cycles more than their modules, three modules 5).
+int64_t call_cycles(int64_t calls);
 
 /// Contract: schedules `body` (HLS unrolls already applied) the way Vitis HLS does: pipelined
 /// loop nests (from the directives in `context`, or innermost loops with `options` when there

@@ -6,9 +6,7 @@
 
 namespace flowhls {
 
-Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,
-                           const Device &device) {
-    Resources r;
+UnitDemand operator_units(const FilterSchedule &schedule) {
     // The regions of a function run one after another and share the instances: the function
     // needs the most any region needs of each kind.
     UnitDemand units;
@@ -20,6 +18,13 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
         if (kv.first == "load" || kv.first == "store" || kv.second == 0) continue;
         if (!units.count(kv.first) && !units.count(kv.first + "_fabric")) units[kv.first] = 1;
     }
+    return units;
+}
+
+Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,
+                           const Device &device) {
+    Resources r;
+    UnitDemand units = operator_units(schedule);
     for (const auto &kv : units) {
         const OperatorCost &c = device.op(kv.first);
         r.dsp += kv.second * c.dsp;

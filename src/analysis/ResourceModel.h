@@ -7,6 +7,11 @@
 
 namespace flowhls {
 
+/// The operator instances a filter needs: each kind the most any region of `schedule` needs
+/// (regions run one after another and share them), and one instance of each operator outside
+/// every region (straight-line code). Pure.
+UnitDemand operator_units(const FilterSchedule &schedule);
+
 /// Contract: DSP, BRAM18K, LUT and FF of one filter: operator instances, each kind the most any
 /// region of `schedule` needs (regions run one after another and share them), one DSP per
 /// index multiplier of a flattened pipeline, control logic per function, pipeline,

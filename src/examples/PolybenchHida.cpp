@@ -2,6 +2,7 @@
 #include "examples/PolybenchSchedules.h"
 #include "flowhls/Error.h"
 
+#include <functional>
 #include <stdexcept>
 
 namespace flowhls {
@@ -250,11 +251,119 @@ HalideProgram gemm(const std::string &size) {
     return p;
 }
 
+// The dataset of pb_atax's ScaleHLS/HIDA designs (m rows, n columns), refused when the design's
+// tiles (`row_tiles` on i, `col_tiles` on j) do not divide it.
+std::vector<int> atax_dataset(const std::string &size, const std::string &design, int row_tiles, int col_tiles) {
+    std::vector<int> n = polybench_dataset(size, {38, 42}, {116, 124}, {390, 410});
+    if (n[0] % row_tiles != 0 || n[1] % col_tiles != 0) {
+        throw Error("pb_atax's " + design + " design tiles i by " + std::to_string(row_tiles) + " and j by " +
+                    std::to_string(col_tiles) + ": dataset " + size + " (" + std::to_string(n[0]) + " x " +
+                    std::to_string(n[1]) + ") is not a multiple of them; build it at medium");
+    }
+    return n;
+}
+
+// The products product(0) .. product(len - 1) summed in order, ((p0 + p1) + p2) + ..., as
+// ScaleHLS and HIDA write a tile's products.
+Expr chain(const std::function<Expr(int)> &product, int len) {
+    Expr sum = product(0);
+    for (int u = 1; u < len; u++) sum = sum + product(u);
+    return sum;
+}
+
+// atax (HIDA): tmp[i] += A[i][j] x[j] with j outermost in pairs and i in fifteens (the 15 x 2
+// tile unrolled, II 1), then y[j] += A[i][j] tmp[i] with i outermost in pairs and j in tens
+// (the 2 x 10 tile unrolled, II 1); each element adds its tile's products summed first
+// (tmp + (p0 + p1)), as the source does. A is partitioned cyclically 15 x 10 (rows and
+// columns) and keeps its shape; the first nest reads its columns 2 v + c and the second its
+// rows 2 v + r, banks selected at run time, as in the source. tmp (cyclic 15) and y (cyclic 10)
+// are the source's in/out arguments with different factors: they are two outputs, y's filter
+// reading tmp's output (the top function is sequential, so no copy is made), and the test
+// accumulates into them as given (tmp_in, y_in). Both filters are inlined into the top
+// function, whose two loop nests share their operators, as the source's do.
+HalideProgram atax_hida(const std::string &size) {
+    std::vector<int> n = atax_dataset(size, "HIDA", 30, 10);
+    int m = n[0], nn = n[1];
+    ImageParam a(f32, 2, "A"), x(f32, 1, "x"), tmp_in(f32, 1, "tmp_in"), y_in(f32, 1, "y_in");
+    Var i("i"), j("j");
+    Func tmp("tmp"), y("y");
+    tmp(i) = Halide::undef<float>();
+    RDom r(0, 15, 0, m / 15, 0, nn / 2, "r");  // r.x: i % 15 (unrolled), r.y: i / 15 (pipelined), r.z: j / 2
+    Expr row = r.y * 15 + r.x;
+    Expr tmp_sum = chain([&](int u) { return a(r.z * 2 + u, row) * x(r.z * 2 + u); }, 2);
+    tmp(row) = Halide::select(r.z == 0, tmp_in(row), tmp(row)) + tmp_sum;
+    y(j) = Halide::undef<float>();
+    RDom s(0, 10, 0, nn / 10, 0, m / 2, "s");  // s.x: j % 10 (unrolled), s.y: j / 10 (pipelined), s.z: i / 2
+    Expr col = s.y * 10 + s.x;
+    Expr y_sum = chain([&](int u) { return a(col, s.z * 2 + u) * tmp(s.z * 2 + u); }, 2);
+    y(col) = Halide::select(s.z == 0, y_in(col), y(col)) + y_sum;
+    HalideProgram p{"kernel_atax",
+                    {{a, {nn, m}}, {x, {nn}}, {tmp_in, {m}}, {y_in, {nn}}},
+                    {{tmp, {m}}, {y, {nn}}}};
+    tmp.compute_root().update(0).unroll(r.x);
+    y.compute_root().update(0).unroll(s.x);
+    p.directives.interface(a, InterfaceMode::Bram)
+        .partition(a, 0, PartitionKind::Cyclic, 10)
+        .partition(a, 1, PartitionKind::Cyclic, 15)
+        .interface(x, InterfaceMode::Bram)
+        .partition(x, 0, PartitionKind::Cyclic, 2);
+    for (const std::string &name : {tmp_in.name(), tmp.name()}) {
+        p.directives.interface(name, InterfaceMode::Bram).partition(name, 0, PartitionKind::Cyclic, 15);
+    }
+    for (const std::string &name : {y_in.name(), y.name()}) {
+        p.directives.interface(name, InterfaceMode::Bram).partition(name, 0, PartitionKind::Cyclic, 10);
+    }
+    p.directives.inline_filter(tmp).inline_filter(y).dataflow(p.name, false);
+    return p;
+}
+
+// atax (ScaleHLS): tmp is local (cyclic 15), zeroed thirteen elements per iteration (II 1),
+// then tmp[i] += A[i][j] x[j] with j outermost in fives and i in fifteens (the 15 x 5 tile
+// unrolled, II 4; tmp + ((((p0 + p1) + p2) + p3) + p4)), then y[j] += A[i][j] tmp[i] with i
+// outermost in threes and j in tens (the 3 x 10 tile unrolled, II 2; y + ((p0 + p1) + p2)).
+// A is partitioned 15 x 10 and keeps its shape (columns 5 v + c, rows 3 v + r: banks selected at
+// run time), x cyclic 5, y cyclic 10; the test accumulates into y as given (y_in). Both filters
+// are inlined into the top function (its three loops share their operators, as the source's).
+HalideProgram atax_scalehls(const std::string &size) {
+    std::vector<int> n = atax_dataset(size, "ScaleHLS", 195, 10);
+    int m = n[0], nn = n[1];
+    ImageParam a(f32, 2, "A"), x(f32, 1, "x"), y_in(f32, 1, "y_in");
+    Var i("i"), io("io"), ii("ii"), j("j");
+    Func tmp("tmp"), y("y");
+    tmp(i) = 0.0f;
+    RDom r(0, 15, 0, m / 15, 0, nn / 5, "r");  // r.x: i % 15 (unrolled), r.y: i / 15 (pipelined), r.z: j / 5
+    Expr row = r.y * 15 + r.x;
+    tmp(row) = tmp(row) + chain([&](int u) { return a(r.z * 5 + u, row) * x(r.z * 5 + u); }, 5);
+    y(j) = Halide::undef<float>();
+    RDom s(0, 10, 0, nn / 10, 0, m / 3, "s");  // s.x: j % 10 (unrolled), s.y: j / 10 (pipelined), s.z: i / 3
+    Expr col = s.y * 10 + s.x;
+    Expr y_sum = chain([&](int u) { return a(col, s.z * 3 + u) * tmp(s.z * 3 + u); }, 3);
+    y(col) = Halide::select(s.z == 0, y_in(col), y(col)) + y_sum;
+    HalideProgram p{"kernel_atax", {{a, {nn, m}}, {x, {nn}}, {y_in, {nn}}}, {{y, {nn}}}};
+    tmp.compute_root().split(i, io, ii, 13).unroll(ii);
+    tmp.update(0).unroll(r.x);
+    y.compute_root().update(0).unroll(s.x);
+    p.directives.pipeline(tmp, Halide::RVar(r.y), 4)
+        .pipeline(y, Halide::RVar(s.y), 2)
+        .partition(tmp, 0, PartitionKind::Cyclic, 15)
+        .interface(a, InterfaceMode::Bram)
+        .partition(a, 0, PartitionKind::Cyclic, 10)
+        .partition(a, 1, PartitionKind::Cyclic, 15)
+        .interface(x, InterfaceMode::Bram)
+        .partition(x, 0, PartitionKind::Cyclic, 5);
+    for (const std::string &name : {y_in.name(), y.name()}) {
+        p.directives.interface(name, InterfaceMode::Bram).partition(name, 0, PartitionKind::Cyclic, 10);
+    }
+    p.directives.inline_filter(tmp).inline_filter(y).dataflow(p.name, false);
+    return p;
+}
+
 HalideProgram hida_program(const std::string &kernel, const std::string &size) {
     if (kernel == "bicg") return bicg(size);
     if (kernel == "gesummv") return gesummv(size);
     if (kernel == "mvt") return mvt(size);
     if (kernel == "gemm") return gemm(size);
+    if (kernel == "atax") return atax_hida(size);
     throw std::logic_error("no HIDA design of " + kernel);
 }
 
@@ -263,6 +372,7 @@ HalideProgram scalehls_program(const std::string &kernel, const std::string &siz
     if (kernel == "gesummv") return gesummv_scalehls(size);
     if (kernel == "mvt") return mvt(size, 4, 3);
     if (kernel == "gemm") return gemm(size);  // ScaleHLS and HIDA generate one gemm design
+    if (kernel == "atax") return atax_scalehls(size);
     throw std::logic_error("no ScaleHLS design of " + kernel);
 }
 
@@ -270,19 +380,19 @@ HalideProgram scalehls_program(const std::string &kernel, const std::string &siz
 
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel) {
     std::vector<ExampleSchedule> out;
-    for (const char *k : {"bicg", "gesummv", "mvt", "gemm"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt", "gemm", "atax"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "hida";
         s.description = std::string("the HIDA design: loops permuted and tiled, the tile unrolled, arrays partitioned "
                                     "into banks ") +
-                        (kernel == "gemm" ? "on rows and columns (each array keeping its shape)"
+                        (kernel == "gemm" || kernel == "atax" ? "on rows and columns (each array keeping its shape)"
                                           : "(two-dimensional arguments passed bank by bank)");
         s.apply = [](HalideProgram &) {};
         s.algorithm = [kernel](const std::string &size) { return hida_program(kernel, size); };
         out.push_back(s);
     }
-    for (const char *k : {"bicg", "gesummv", "mvt", "gemm"}) {
+    for (const char *k : {"bicg", "gesummv", "mvt", "gemm", "atax"}) {
         if (kernel != k) continue;
         ExampleSchedule s;
         s.name = "scalehls";

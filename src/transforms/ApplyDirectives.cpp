@@ -373,6 +373,12 @@ private:
                 return;
             }
         }
+        // A Func whose name Halide made unique (tmp$1) computes the filter its loops are in.
+        for (const LoopRef &l : loops) {
+            if (split_loop_name(l.name).first != name) continue;
+            g.filters[l.filter].inline_function = true;
+            return;
+        }
         fail(d, "Func '" + name + "' is not a filter (a compute_root Func with its own function); filters: " +
                     join(filters));
     }

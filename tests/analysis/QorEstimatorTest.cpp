@@ -1,5 +1,6 @@
 // Tests of the device library and the QoR estimator, with the Vitis HLS calibration points
 // of the ScaleHLS gemm example (seed 003).
+#include "analysis/LoopScheduler.h"
 #include "analysis/QorEstimator.h"
 #include "flowhls/Error.h"
 
@@ -251,6 +252,61 @@ TEST(QorDirectives, ChainedAddersForwardWhenTheTargetIiExceedsOne) {
     ASSERT_NE(pipelined_loop(shared), nullptr);
     EXPECT_EQ(pipelined_loop(full)->depth - pipelined_loop(shared)->depth,
               2 * (fadd.latency - fadd.recurrence_latency));
+}
+
+// Two filters, each a pipelined loop with one multiplier, called one after another: as separate
+// functions each has its own multiplier; inlined into the sequential top (two loops of one
+// function) they share one, as the regions of one function do.
+TEST(QorDirectives, FiltersInlinedIntoASequentialTopShareOperators) {
+    FilterGraph g;
+    g.name = "two";
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input},
+                 Buffer{"mid", Halide::Float(32), {64}, BufferKind::Output},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
+    g.args = {"in", "mid", "out"};
+    bram_ports(g);
+    auto scale = [](const char *from, const char *to, float by) {
+        return loop("i", 64, store(to, load(from, var("i")) * by, var("i")));
+    };
+    g.filters.push_back(Filter{"mid", "compute_mid", scale("in", "mid", 2.0f), {}, {}, {}, "", {}});
+    g.filters.push_back(Filter{"out", "compute_out", scale("mid", "out", 3.0f), {}, {}, {}, "", {}});
+    recompute_edges(g);
+    Device d = load_device("xcu280", 300);
+    const OperatorCost &fmul = d.op("fmul");
+    ASSERT_GT(fmul.dsp, 0);
+    DesignEstimate separate = estimate_design(g, d, QorOptions());
+    for (Filter &f : g.filters) f.inline_function = true;
+    DesignEstimate inlined = estimate_design(g, d, QorOptions());
+    EXPECT_EQ(separate.total.dsp - inlined.total.dsp, fmul.dsp);
+    EXPECT_EQ(separate.total.lut - inlined.total.lut, fmul.lut);
+    // The top function calls the two loops' modules itself: 2 cycles per call, less one.
+    EXPECT_EQ(inlined.latency, separate.latency + 3);
+    // In a dataflow region the processes run at once: nothing is shared.
+    g.dataflow.legal = true;
+    EXPECT_EQ(estimate_design(g, d, QorOptions()).total.dsp, separate.total.dsp);
+}
+
+// A function calling two pipelined loops (the modules Vitis extracts) spends two cycles per call
+// less one beyond them, as the corpus's functions do (two modules: 3 more cycles, three: 5); a
+// function that is one pipelined loop, none.
+TEST(QorFormula, AFunctionCallingSeveralPipelinesSpendsTwoCyclesPerCall) {
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
+    g.args = {"in", "out"};
+    bram_ports(g);
+    Stmt first = loop("i", 64, store("out", load("in", var("i")) * 2.0f, var("i")));
+    Stmt second = loop("j", 64, store("out", load("out", var("j")) + 1.0f, var("j")));
+    g.filters.push_back(Filter{"out", "compute_out", first, {}, {}, {}, "", {}});
+    recompute_edges(g);
+    Device d = load_device("xcu280", 300);
+    int64_t one = estimate_filter(g, g.filters[0], d, QorOptions()).latency;
+    g.filters[0].body = second;
+    int64_t other = estimate_filter(g, g.filters[0], d, QorOptions()).latency;
+    g.filters[0].body = Block::make(first, second);
+    EXPECT_EQ(estimate_filter(g, g.filters[0], d, QorOptions()).latency, one + other + 3);
+    EXPECT_EQ(call_cycles(1), 0);
+    EXPECT_EQ(call_cycles(3), 5);
 }
 
 // j pipelined and unrolled by 4 in HLS: 8192 iterations, each writing C 8 times (4 copies of

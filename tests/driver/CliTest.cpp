@@ -166,6 +166,10 @@ TEST(Cli, ProblemSizes) {
     expect_clean_failure("compile -e gemm --size mini -o " + (dir / "out"), "example 'gemm' has one fixed size", dir);
     expect_clean_failure("compile -e pb_gemm -s hida --size mini -o " + (dir / "out"),
                          "pb_gemm's ScaleHLS/HIDA design tiles i by 4 and 10, j by 10 and k by 3: dataset mini", dir);
+    expect_clean_failure("compile -e pb_atax -s hida --size small -o " + (dir / "out"),
+                         "pb_atax's HIDA design tiles i by 30 and j by 10: dataset small (116 x 124)", dir);
+    expect_clean_failure("compile -e pb_atax -s scalehls --size mini -o " + (dir / "out"),
+                         "pb_atax's ScaleHLS design tiles i by 195 and j by 10: dataset mini (38 x 42)", dir);
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
