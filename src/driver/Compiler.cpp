@@ -17,6 +17,7 @@
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/ApplySchedule.h"
 #include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
 #include "graph/ExtractFilters.h"
@@ -322,7 +323,10 @@ void summarize(const FilterGraph &graph, const ProjectEstimates &estimates, cons
 
 CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
     // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
-    const HalideProgram program = isolated_copy(caller_program);
+    // The co-language's loop transformations change the copy's schedule, so the generated code
+    // and the Halide JIT reference (test data) both follow the transformed loop nest.
+    HalideProgram program = isolated_copy(caller_program);
+    apply_loop_schedule(program);
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
     Device device = load_device(options.device, options.clock_mhz);
