@@ -116,8 +116,9 @@ private:
         std::vector<std::string> names;
         for (const Dim &d : dims(t, f, s)) {
             if (loop_name_matches(d.var, name)) {
-                bool dollar = name.find('$') == std::string::npos && d.var.size() > name.size() + 2 &&
-                              d.var.compare(d.var.size() - 2, 2, "$x") == 0;
+                std::string rvar = name + "$x";  // a one-dimensional RDom's variable
+                bool dollar = name.find('$') == std::string::npos && d.var.size() >= rvar.size() &&
+                              d.var.compare(d.var.size() - rvar.size(), rvar.size(), rvar) == 0;
                 return Halide::VarOrRVar(dollar ? name + "$x" : name, d.is_rvar());
             }
             names.push_back(d.var);
