@@ -96,7 +96,9 @@ private:
         int stages = 1 + static_cast<int>(fn.updates().size());
         if (s < 0 || s >= stages) {
             fail(t, "Func '" + f.name() + "' has no stage " + std::to_string(s) + " (stages: 0 = the pure definition" +
-                        (stages > 1 ? ", 1.." + std::to_string(stages - 1) + " = its updates" : "") + ")");
+                        (stages == 2 ? ", 1 = its update"
+                                     : stages > 2 ? ", 1.." + std::to_string(stages - 1) + " = its updates" : "") +
+                        ")");
         }
         const auto &all = s == 0 ? fn.definition().schedule().dims() : fn.update(s - 1).schedule().dims();
         std::vector<Dim> out;

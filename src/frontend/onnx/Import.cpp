@@ -397,7 +397,7 @@ private:
         std::string found;
         for (const auto &kv : Halide::Internal::find_transitive_calls(filter.function())) {
             if (!kv.second.has_update_definition()) continue;
-            if (std::find(made.begin(), made.end(), kv.first) == made.end()) continue;
+            if (std::find(made.begin(), made.end(), halide_base_name(kv.first)) == made.end()) continue;
             if (!found.empty()) return "";
             found = kv.first;
         }

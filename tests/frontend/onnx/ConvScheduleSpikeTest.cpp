@@ -10,8 +10,12 @@
 #include "frontend/halide/Intake.h"
 #include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
+#include "support/Names.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace flowhls {
 namespace {
@@ -57,8 +61,9 @@ protected:
 };
 
 TEST_F(ConvScheduleSpike, NodeNamesReachTheAccumulationFunc) {
-    EXPECT_EQ(program.directive_aliases.at("y#acc"), "y_op");
-    EXPECT_EQ(program.directive_aliases.at("c1#acc"), "c1_op");
+    // (Halide appends "$N" to a name it has seen before in the process.)
+    EXPECT_EQ(halide_base_name(program.directive_aliases.at("y#acc")), "y_op");
+    EXPECT_EQ(halide_base_name(program.directive_aliases.at("c1#acc")), "c1_op");
     // The accumulation's pure loops are named like the filter's.
     std::vector<std::string> args = func("y#acc").function().args();
     EXPECT_EQ(args, (std::vector<std::string>{"ox", "oy", "co", "n"}));
@@ -102,19 +107,22 @@ TEST_F(ConvScheduleSpike, SplitReductionLoopKeepsTheSums) {
     EXPECT_TRUE(same_outputs(with(s), expected));
 }
 
-TEST_F(ConvScheduleSpike, HalideRefusesToMoveAReductionLoopInsideAnother) {
-    // The plan's channel-unroll order: RVar cii inside kx and ky. Halide 14 refuses to reorder
-    // reduction variables against each other (it would change the order of a float sum), so
-    // this needs the RDom built in that order by the converter (plan WP0 fallback).
+TEST_F(ConvScheduleSpike, ReductionLoopMovesInsideAnotherAndTheSumIsReassociated) {
+    // The plan's channel-unroll order: RVar cii inside kx and ky. Halide 14 accepts it (it
+    // checks races, not the order of a sum), so each output sums its terms in another order:
+    // equal within float rounding, not bit for bit.
     HlsSchedule s;
     Halide::Func acc = func("y#acc");
     s.split(acc, "ci", "cio", "cii", 4, 1).reorder(acc, {"cii", "kx", "ky", "cio"}, 1);
-    try {
-        with(s);
-        FAIL() << "Halide accepted the reorder of reduction variables";
-    } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("Halide refuses the reorder"), std::string::npos) << e.what();
+    ReferenceData r = with(s);
+    EXPECT_FALSE(same_outputs(r, expected));
+    Halide::Buffer<float> got(r.outputs[0]), want(expected.outputs[0]);
+    double worst = 0;
+    for (size_t k = 0; k < got.number_of_elements(); k++) {
+        worst = std::max(worst, std::fabs(double(got.data()[k]) - double(want.data()[k])) /
+                                    (1.0 + std::fabs(double(want.data()[k]))));
     }
+    EXPECT_LT(worst, 1e-5);
 }
 
 TEST_F(ConvScheduleSpike, HalideUnrollOfAReductionLoopKeepsTheSums) {
