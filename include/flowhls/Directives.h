@@ -50,7 +50,54 @@ struct Directive {
     bool enable = true;
     /// Where it was written, for error messages ("C++ API", "FILE: conv1.pipeline[0]").
     std::string origin;
+
+    /// Whether two directives are the same (origin aside).
+    bool operator==(const Directive &o) const;
 };
+
+/// One loop transformation of the Halide schedule (a Halide scheduling primitive), keyed by
+/// names like a Directive. flowhls applies them to its own copy of the program before
+/// lowering (and the Halide JIT reference runs the same schedule), so they change the loop
+/// nest the HLS code is generated from: docs/directives.md, "Loop transformations".
+struct LoopTransform {
+    enum class Kind {
+        Split,           ///< loop -> outer, inner by factor (Halide split)
+        Reorder,         ///< loops, innermost first (Halide reorder)
+        Fuse,            ///< outer, inner -> fused (Halide fuse; `loop` unused)
+        Unroll,          ///< Halide unroll of `loop` by factor: the body is copied in the IR
+        ComputeAt,       ///< compute `func` inside loop `at_loop` of `at_func`
+        StoreAt,         ///< allocate `func` at loop `at_loop` of `at_func`
+        ComputeRoot,     ///< compute `func` once, outside every loop
+        ReorderStorage,  ///< storage order of `func`'s dimensions (`loops`, innermost first)
+    };
+    Kind kind = Kind::Split;
+    /// The Func (or ONNX name, or `NODE#acc`) whose schedule is changed.
+    std::string func;
+    /// Split/Reorder/Fuse/Unroll: the definition, 0 = pure, k = update k-1 (Halide's `.sK`).
+    /// ComputeAt/StoreAt: the stage of `at_func` (-1: its last stage, Halide's default).
+    int stage = 0;
+    /// Reorder, ReorderStorage: variable names, innermost first.
+    std::vector<std::string> loops;
+    /// Split/Unroll: the loop; Split: the new outer and inner loops; Fuse: inner, outer, fused.
+    std::string loop, outer, inner, fused;
+    /// ComputeAt/StoreAt: the Func and loop to compute/store at.
+    std::string at_func, at_loop;
+    /// Split/Unroll: the factor (at least 2 for split, 1 for unroll).
+    int factor = 0;
+    /// Split/Unroll: how a factor that does not divide the extent is handled.
+    Halide::TailStrategy tail = Halide::TailStrategy::Auto;
+    /// Where it was written, for error messages ("C++ API: split(f, x)", "FILE: f.schedule[0]").
+    std::string origin;
+
+    /// Whether two transforms are the same (origin aside).
+    bool operator==(const LoopTransform &o) const;
+};
+
+/// "split", "reorder", "fuse", "unroll", "compute_at", "store_at", "compute_root", "storage".
+std::string loop_transform_name(LoopTransform::Kind kind);
+/// "auto", "guard_with_if", "shift_inwards", "round_up", "predicate", ...: Halide's tail
+/// strategies as the JSON form spells them; empty for an unknown one.
+std::string tail_strategy_name(Halide::TailStrategy tail);
 
 /// HLS directives of a program. Loops are named by Func and Var as in the Halide schedule;
 /// buffers by the Func that produces them; kernel arguments by their ImageParam/Func name.
@@ -94,15 +141,51 @@ public:
     /// Inline the filter computing `func` into its caller (`inline` is a C++ keyword).
     HlsSchedule &inline_filter(const Halide::Func &func);
 
+    /// Loop transformations (Halide scheduling primitives, applied before lowering). `stage`
+    /// 0 is the pure definition, k the update k-1; loops are named by their variable.
+    /// Split loop `loop` of `func` into `outer` and `inner` (inner extent `factor`).
+    HlsSchedule &split(const Halide::Func &func, const std::string &loop, const std::string &outer,
+                       const std::string &inner, int factor, int stage = 0,
+                       Halide::TailStrategy tail = Halide::TailStrategy::Auto);
+    /// Reorder the loops of a stage of `func`, innermost first (Halide's order).
+    HlsSchedule &reorder(const Halide::Func &func, const std::vector<std::string> &loops, int stage = 0);
+    /// Fuse loops `inner` and `outer` of a stage of `func` into one loop `fused`.
+    HlsSchedule &fuse(const Halide::Func &func, const std::string &inner, const std::string &outer,
+                      const std::string &fused, int stage = 0);
+    /// Halide unroll of loop `loop` by `factor` (the body is copied; prefer the HLS unroll).
+    HlsSchedule &halide_unroll(const Halide::Func &func, const std::string &loop, int factor, int stage = 0);
+    /// Compute `func` inside loop `loop` of `at` (Halide compute_at; `at_stage` -1: last stage).
+    HlsSchedule &compute_at(const Halide::Func &func, const Halide::Func &at, const std::string &loop,
+                            int at_stage = -1);
+    /// Allocate `func` at loop `loop` of `at` (Halide store_at).
+    HlsSchedule &store_at(const Halide::Func &func, const Halide::Func &at, const std::string &loop,
+                          int at_stage = -1);
+    /// Compute `func` once, outside every loop (Halide compute_root).
+    HlsSchedule &compute_root(const Halide::Func &func);
+    /// Storage order of `func`'s dimensions, innermost first (Halide reorder_storage).
+    HlsSchedule &reorder_storage(const Halide::Func &func, const std::vector<std::string> &dims);
+
     /// Appends a directive (what the JSON reader and the methods above do).
     HlsSchedule &add(Directive directive);
+    /// Appends a loop transformation (checked when it is applied).
+    HlsSchedule &add(LoopTransform transform);
+    /// Appends every directive and transformation of `other`, in order.
+    HlsSchedule &append(const HlsSchedule &other);
     const std::vector<Directive> &directives() const { return directives_; }
-    bool empty() const { return directives_.empty(); }
+    const std::vector<LoopTransform> &transforms() const { return transforms_; }
+    bool empty() const { return directives_.empty() && transforms_.empty(); }
+
+    /// Whether two schedules say the same thing (origins aside): the same directives and
+    /// transformations per target, in the same order per target and kind (the order
+    /// write_schedule_json keeps).
+    bool operator==(const HlsSchedule &o) const;
+    bool operator!=(const HlsSchedule &o) const { return !(*this == o); }
 
 private:
     HlsSchedule &pipeline_loop(const Halide::Func &func, const std::string &loop, int ii);
     HlsSchedule &unroll_loop(const Halide::Func &func, const std::string &loop, int factor);
     std::vector<Directive> directives_;
+    std::vector<LoopTransform> transforms_;
 };
 
 /// Reads a JSON schedule file (format in docs/directives.md), keyed by Func / ONNX node output
@@ -110,5 +193,10 @@ private:
 HlsSchedule read_directives_json(const std::string &path);
 /// The same for the text of such a file, `path` naming it in messages.
 HlsSchedule parse_directives_json(const std::string &text, const std::string &path);
+/// The schedule in its JSON file form, canonical: targets sorted, keys sorted, one directive
+/// or transformation per line, so the same schedule always gives the same bytes and
+/// parse_directives_json(write_schedule_json(s)) == s. Throws flowhls::Error for what the
+/// file form cannot hold (two `stream` directives of one buffer, for example).
+std::string write_schedule_json(const HlsSchedule &schedule);
 
 }  // namespace flowhls

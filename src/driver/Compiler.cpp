@@ -18,6 +18,7 @@
 #include "emit/vitis/VitisEmitter.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
+#include "frontend/halide/ApplySchedule.h"
 #include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
 #include "graph/ExtractFilters.h"
@@ -335,7 +336,10 @@ void refuse_over_budget(const Resources &used, const Resources &budget, const De
 
 CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
     // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
-    const HalideProgram program = isolated_copy(caller_program);
+    // The co-language's loop transformations change the copy's schedule, so the generated code
+    // and the Halide JIT reference (test data) both follow the transformed loop nest.
+    HalideProgram program = isolated_copy(caller_program);
+    apply_loop_schedule(program);
     // Created first: an unwritable destination or unknown device fails before any work.
     OutputDir out(options.output_dir);
     Device device = load_device(options.device, options.clock_mhz);

@@ -34,4 +34,13 @@ std::string fresh_name(const std::string &base, std::set<std::string> &taken, in
     return name;
 }
 
+bool loop_name_matches(const std::string &var, const std::string &loop) {
+    auto ends_with = [&](const std::string &suffix) {
+        return var == suffix ||
+               (var.size() > suffix.size() && var.compare(var.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+                var[var.size() - suffix.size() - 1] == '.');
+    };
+    return ends_with(loop) || (loop.find('$') == std::string::npos && ends_with(loop + "$x"));
+}
+
 }  // namespace flowhls

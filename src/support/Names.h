@@ -11,6 +11,11 @@ namespace flowhls {
 /// process ("blur$3.s0.x" -> "blur.s0.x"); Halide's own "$n" markers are kept.
 std::string halide_base_name(const std::string &name);
 
+/// Whether Halide's loop variable path `var` ("x.xi", "k$x") is the loop a user called `loop`
+/// (in a directive or schedule): `var` is `loop` or ends in "." + `loop`; a name without "$"
+/// also matches a one-dimensional RDom's `loop$x`.
+bool loop_name_matches(const std::string &var, const std::string &loop);
+
 /// A name not `taken`: `base` itself, else `base` + `separator` + N for the first N from
 /// `first` on that is free. The one way passes make new names.
 std::string fresh_name(const std::string &base, const std::function<bool(const std::string &)> &taken, int first = 2,

@@ -1,6 +1,7 @@
 // apply_directives: the user's HLS directives resolved by name and recorded in the filter graph.
 #include "transforms/ApplyDirectives.h"
 #include "flowhls/Error.h"
+#include "support/Names.h"
 
 #include <algorithm>
 #include <set>
@@ -40,16 +41,6 @@ std::pair<std::string, std::string> split_loop_name(const std::string &name) {
         if (end > digits && end < name.size() && name[end] == '.') return {name.substr(0, at), name.substr(end + 1)};
     }
     return {"", ""};
-}
-
-// Whether loop variable path `var` ("x.xi", "k$x") is the loop the user called `loop`.
-bool loop_matches(const std::string &var, const std::string &loop) {
-    auto ends_with = [&](const std::string &suffix) {
-        return var == suffix ||
-               (var.size() > suffix.size() && var.compare(var.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-                var[var.size() - suffix.size() - 1] == '.');
-    };
-    return ends_with(loop) || (loop.find('$') == std::string::npos && ends_with(loop + "$x"));
 }
 
 std::string join(const std::set<std::string> &names) {
@@ -142,7 +133,7 @@ private:
             auto parts = split_loop_name(l.name);
             if (parts.first != func) continue;
             vars.insert(parts.second);
-            if (!loop_matches(parts.second, d.loop)) continue;
+            if (!loop_name_matches(parts.second, d.loop)) continue;
             if (l.type != ForType::Serial) {
                 fail(d, "loop '" + l.name + "' is not a serial loop (its Halide schedule makes it parallel)");
             }

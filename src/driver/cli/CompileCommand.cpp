@@ -175,8 +175,7 @@ int run_compile(const CompileArgs &a) {
     HalideProgram &program = named.program;
     check_program_memory(program, a.max_memory > 0 ? a.max_memory : default_memory_budget());
     if (!a.directives.empty()) {
-        HlsSchedule file = read_directives_json(a.directives);
-        for (const Directive &d : file.directives()) program.directives.add(d);
+        program.directives.append(read_directives_json(a.directives));
     }
     CompileResult r = compile(program, compile_options(a, named.default_dir));
 

@@ -73,7 +73,14 @@ int run_opt(const OptArgs &a) {
     o.log = &std::cerr;
     o.dump_after = a.dump_after;
     o.dump = &std::cout;
-    if (!a.directives.empty()) o.directives.directives = read_directives_json(a.directives).directives();
+    if (!a.directives.empty()) {
+        HlsSchedule file = read_directives_json(a.directives);
+        if (!file.transforms().empty()) {
+            throw Error(file.transforms()[0].origin + ": a loop transformation changes the Halide program; `opt` works "
+                        "on a filter graph (use it with `flowhls compile --directives`)");
+        }
+        o.directives.directives = file.directives();
+    }
     Device device = load_device(a.device, 100.0);
     o.weights.placement = parse_weight_placement(a.weights);
     o.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;

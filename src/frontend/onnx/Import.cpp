@@ -10,6 +10,7 @@
 #include "support/Names.h"
 #include "support/Sizes.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -379,8 +380,28 @@ private:
             origins_[halide_base_name(f.name())] = origin(n, label);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
+            // The node's accumulation helper, so a schedule can address it too.
+            std::string acc = accumulation_func(f, ctx.funcs_made());
+            if (!acc.empty()) {
+                alias(t.name + "#acc", acc);
+                alias(f.name() + "#acc", acc);
+                if (i == 0) alias(n.name() + "#acc", acc);
+            }
         }
         tensors_[t.name] = t;
+    }
+
+    // The one Func among `made` (a converter's Funcs) that `filter` calls and that has update
+    // definitions (a Conv's, Gemm's or MatMul's accumulation); "" when there is none or several.
+    static std::string accumulation_func(const Halide::Func &filter, const std::vector<std::string> &made) {
+        std::string found;
+        for (const auto &kv : Halide::Internal::find_transitive_calls(filter.function())) {
+            if (!kv.second.has_update_definition()) continue;
+            if (std::find(made.begin(), made.end(), halide_base_name(kv.first)) == made.end()) continue;
+            if (!found.empty()) return "";
+            found = kv.first;
+        }
+        return found;
     }
 
     // Adds the bytes of a tensor of `elem_type` and `shape` to what the model needs; throws

@@ -48,7 +48,9 @@ Accumulation conv_accumulation(const NodeContext &ctx, const Tensor &x, const Te
 
     std::vector<int64_t> out_shape = {x.shape[0], maps};
     for (int i = 0; i < spatial; i++) out_shape.push_back(geo.output[i]);
-    std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
+    // The loops are named like the node's filter (n, co, oy, ox) so a schedule of the
+    // accumulation (`NODE#acc`) uses the same names.
+    std::vector<Var> v = make_vars(dim_names("Conv", out_shape, {}));
     Func conv = ctx.func();
     Expr init = bias ? bias->at({v[1]}) : Halide::Internal::make_zero(x.type);
     define(conv, v, init);
@@ -203,7 +205,7 @@ void convert_gemm(NodeContext &ctx) {
     if (k != kb) ctx.unsupported("inner dimensions differ (" + std::to_string(k) + " and " + std::to_string(kb) + ")");
     Expr alpha = Halide::Internal::make_const(a.type, ctx.attr_float("alpha", 1.0f));
     Expr beta = Halide::Internal::make_const(a.type, ctx.attr_float("beta", 1.0f));
-    std::vector<Var> v = make_vars(2);
+    std::vector<Var> v = make_vars(dim_names("Gemm", {m, n}, {}));  // i, j like the node's filter
     Func y = ctx.func();
     Expr init = Halide::Internal::make_zero(a.type);
     if (ctx.has_input(2)) {
