@@ -297,7 +297,7 @@ private:
                 }
                 // float32 x float32 is exact in double.
                 product &= static_cast<double>(sb) == static_cast<double>(static_cast<float>(x.scale.values[0])) * sw;
-                bias_scale.push_back(sb);
+                if (scales != 1 || m == 0) bias_scale.push_back(sb);
             }
             if (product) bias_scale.clear();
             bias = add_initializer(b.q + "_q", TensorProto::INT32, {maps}, bk->second.values);

@@ -149,7 +149,7 @@ TEST(Requantize, BiasAtTheGraphsOwnScaleChangesAResult) {
         ASSERT_EQ(clamp_out(apply_requant(acc, with_bias), out), clamp_out(exact, out)) << "acc " << acc;
         differ += clamp_out(apply_requant(acc, product), out) != clamp_out(exact, out);
     }
-    EXPECT_EQ(differ, 15);  // the accumulators within |B| * 2^-24 output steps of a tie
+    EXPECT_EQ(differ, 10);  // the unsaturated accumulators within |B| * 2^-24 output steps of a tie
 }
 
 // Random scales, biases and bias scales (float32 of the product, and one far from it): proven
