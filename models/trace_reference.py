@@ -2,7 +2,7 @@
 """Writes every intermediate value of an ONNX model, evaluated in float64 with numpy, for
 `flowhls csim OUT --trace REF_DIR` (per-layer bisection).
 
-    /usr/bin/python3 models/trace_reference.py [--bias-scale=product] MODEL.onnx REF_DIR [INPUT ...]
+    /usr/bin/python3 models/trace_reference.py MODEL.onnx REF_DIR [INPUT ...]
 
 INPUT: one .pb (TensorProto) or .npy file per graph input that is not an initializer, in graph
 order; default: OUT's test input is not known here, so give the files the project was compiled
@@ -14,11 +14,8 @@ op in float64, DequantizeLinear exact, QuantizeLinear rounding half to even, so 
 integer design matches every quantized value bit for bit and a float design matches within
 float32 rounding. Graph outputs are cast to their ONNX element type, as ONNX specifies.
 
---bias-scale=product evaluates the int32 bias of a quantized Conv or Gemm (DequantizeLinear of
-an int32 tensor) at the exact product sx * sw of its input and weight scales, as QLinearConv
-specifies and flowhls's integer layers compute, instead of the float32 scale the graph gives
-(float32(sx * sw), up to 2^-24 off): the two references differ only where a layer's exact value
-lies within |bias| * 2^-24 output steps of a rounding tie.
+Each int32 bias of a quantized Conv or Gemm is evaluated at the scale its DequantizeLinear gives
+(the graph as written, usually float32(sx * sw)), as flowhls's integer layers compute it.
 
 REF_DIR/index.txt lists one value a line: name, producing node, op, shape, file (tab-separated,
 control characters and '%' written as %XX); the values are REF_DIR/vN.npy in node order.
@@ -48,40 +45,12 @@ def read_tensor(path):
     return numpy_helper.to_array(t)
 
 
-def exact_bias_scales(model):
-    """The scale of each int32 bias DequantizeLinear feeding a Conv or Gemm replaced by the
-    exact float64 product of the input and weight scales (float32 x float32 is exact in float64)."""
-    producers = {o: n for n in model.graph.node for o in n.output}
-    values = {t.name: t for t in model.graph.initializer}
-    for n in model.graph.node:
-        if n.op_type == "Constant":
-            values[n.output[0]] = next(a.t for a in n.attribute if a.name == "value")
-    changed = 0
-    for n in model.graph.node:
-        if n.op_type not in ("Conv", "Gemm") or len(n.input) < 3:
-            continue
-        dq = [producers.get(i) for i in n.input[:3]]
-        if any(d is None or d.op_type != "DequantizeLinear" for d in dq):
-            continue
-        if dq[2].input[0] not in values or values[dq[2].input[0]].data_type != onnx.TensorProto.INT32:
-            continue
-        sx = numpy_helper.to_array(values[dq[0].input[1]]).astype(np.float64)
-        sw = numpy_helper.to_array(values[dq[1].input[1]]).astype(np.float64)
-        name = dq[2].input[1] + "_exact_product"
-        model.graph.initializer.append(numpy_helper.from_array(sx * sw, name))
-        dq[2].input[1] = name
-        changed += 1
-    return changed
-
-
 def main():
-    args = [a for a in sys.argv[1:] if a != "--bias-scale=product"]
-    if len(args) < 2:
+    args = sys.argv[1:]
+    if len(args) < 2 or args[0].startswith("-"):
         sys.exit(__doc__)
     model = onnx.load(args[0])
     out_dir = args[1]
-    if len(args) + 1 < len(sys.argv):
-        print(f"trace_reference.py: {exact_bias_scales(model)} bias scales made the exact product sx * sw")
     initializers = {t.name for t in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in initializers]
     files = args[2:]

@@ -44,6 +44,32 @@ struct ProgramOutput {
 };
 
 /// A scheduled Halide pipeline with every input and output dimension bound to constants.
+/// Where a Func (and the filter computing it) comes from in an ONNX model: the node, and the
+/// ONNX values (tensors) whose elements it holds. The generated function's comment is its
+/// text(); `flowhls csim --trace` compares the filter's output with `values`.
+struct OnnxOrigin {
+    /// The node's name (its label when unnamed) and op type; both "" for a copy.
+    std::string node, op;
+    /// The node's outputs; for a copy, the value copied.
+    std::vector<std::string> outputs;
+    /// The values the Func holds: the one it computes, then the views of it (Reshape, Flatten,
+    /// Identity: the same elements in the same order). Empty: not traced (a copy a pass made).
+    std::vector<std::string> values;
+
+    bool empty() const { return node.empty() && op.empty() && outputs.empty() && values.empty(); }
+    /// "ONNX node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'", or "copy of ONNX value 'x'".
+    std::string text() const {
+        if (empty()) return "";
+        std::string t = node.empty() && op.empty() ? "copy of ONNX value" : "ONNX node '" + node + "' (" + op + ") ->";
+        for (size_t i = 0; i < outputs.size(); i++) t += std::string(i ? ", '" : " '") + outputs[i] + "'";
+        return t;
+    }
+    bool operator==(const OnnxOrigin &o) const {
+        return node == o.node && op == o.op && outputs == o.outputs && values == o.values;
+    }
+    bool operator!=(const OnnxOrigin &o) const { return !(*this == o); }
+};
+
 struct HalideProgram {
     HalideProgram() = default;
     HalideProgram(std::string name, std::vector<ProgramInput> inputs, std::vector<ProgramOutput> outputs)
@@ -66,15 +92,10 @@ struct HalideProgram {
     /// Other names directives may use for a Func or kernel argument, mapped to its name (the
     /// ONNX importer maps node names and ONNX value names to the Funcs it creates).
     std::map<std::string, std::string> directive_aliases;
-    /// Func name (without Halide's "$N") -> the ONNX values (tensors) it holds, for the Funcs the ONNX importer makes
-    /// compute_root: the value it computes, then the values that are views of it (Reshape,
-    /// Flatten, Identity...: the same elements in the same order). What `flowhls csim --trace`
-    /// compares each filter's output with.
-    std::map<std::string, std::vector<std::string>> onnx_values;
-    /// Where a Func comes from, by Func name without Halide's "$N" (the ONNX importer: "ONNX
-    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'"); the filter computing it records
-    /// it (Filter::origin) and the generated function carries it as a comment.
-    std::map<std::string, std::string> func_origins;
+    /// Func name (without Halide's "$N") -> where it comes from in the ONNX model, for the Funcs
+    /// the ONNX importer makes compute_root (and its copies to graph outputs); the filter
+    /// computing it records it (Filter::onnx).
+    std::map<std::string, OnnxOrigin> onnx_origins;
 };
 
 }  // namespace flowhls

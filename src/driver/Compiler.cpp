@@ -107,10 +107,8 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     log(options, "[2/5] extracting filters");
     FilterGraph graph = extract_filters(lowered);
     for (Filter &f : graph.filters) {
-        auto value = program.onnx_values.find(f.name);
-        if (value != program.onnx_values.end()) f.onnx_values = value->second;
-        auto origin = program.func_origins.find(f.name);
-        if (origin != program.func_origins.end()) f.origin = origin->second;
+        auto origin = program.onnx_origins.find(f.name);
+        if (origin != program.onnx_origins.end()) f.onnx = origin->second;
     }
     if (options.dump_graph) dump << "// ---- after extraction\n" << print_graph(graph);
 

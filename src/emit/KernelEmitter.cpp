@@ -88,7 +88,8 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     printer.set_shapes(shaped_arrays(g, f), f.body);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
-    if (!f.origin.empty()) os << "// " << one_line(f.origin) << "\n";
+    // A record of traced values alone (no node, nothing copied) names nothing.
+    if (!f.onnx.node.empty() || !f.onnx.outputs.empty()) os << "// " << one_line(f.onnx.text()) << "\n";
     os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
        << "(";
     std::vector<const Buffer *> params = call_parameters(g, f);

@@ -4,6 +4,7 @@
 #include <Halide.h>
 
 #include "flowhls/Directives.h"
+#include "flowhls/HalideProgram.h"
 
 #include <cstdint>
 #include <map>
@@ -219,14 +220,11 @@ struct Filter {
     std::map<std::string, LoopDirective> directives;
     /// Inline the function into the top (HlsSchedule::inline_filter).
     bool inline_function = false;
-    /// The ONNX values (tensors) whose elements it writes, recorded at import (the one it
-    /// computes, then views of it; none for Halide programs and for filters passes add): what
-    /// `flowhls csim --trace` compares its output with (HalideProgram::onnx_values).
-    std::vector<std::string> onnx_values = {};
-    /// What the filter computes in the source program ("" = nothing recorded), e.g. "ONNX
-    /// node '/conv1/Conv' (Conv) -> '/conv1/Conv_output_0'" (HalideProgram::func_origins);
-    /// a comment at the generated function.
-    std::string origin = "";
+    /// Where it comes from in an ONNX model (HalideProgram::onnx_origins; empty for Halide
+    /// programs): the comment at the generated function, and the values `flowhls csim
+    /// --trace` compares its output with. Copies legalize-dataflow makes name the value copied
+    /// and hold no traced value.
+    OnnxOrigin onnx = {};
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

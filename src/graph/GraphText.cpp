@@ -112,7 +112,18 @@ void print_filter(const Filter &f, std::ostream &os) {
     os << "filter " << name_text(f.name) << " -> " << name_text(f.function_name) << "\n";
     if (!f.returns.empty()) os << "  returns " << name_text(f.returns) << "\n";
     if (f.inline_function) os << "  inline (directive)\n";
-    if (!f.origin.empty()) os << "  origin " << quoted(f.origin) << "\n";
+    if (!f.onnx.empty()) {
+        const OnnxOrigin &o = f.onnx;
+        os << "  onnx";
+        if (o.node.empty() && o.op.empty())
+            os << " copy of";
+        else
+            os << " node " << quoted(o.node) << " op " << quoted(o.op) << " outputs";
+        for (const std::string &v : o.outputs) os << " " << quoted(v);
+        if (!o.values.empty()) os << " values";
+        for (const std::string &v : o.values) os << " " << quoted(v);
+        os << "\n";
+    }
     for (const auto &d : f.directives) {
         os << "  loop " << name_text(d.first) << ":";
         if (d.second.pipeline_ii != 0) os << " pipeline II=" << d.second.pipeline_ii;
@@ -483,6 +494,27 @@ private:
         return k;
     }
 
+    // A filter's ONNX origin, `a` past its "onnx": node N op O outputs V..., or copy of V...;
+    // then values V... when traced.
+    static OnnxOrigin onnx_origin(LineReader &a) {
+        OnnxOrigin o;
+        if (a.accept("node")) {
+            o.node = a.quoted_text();
+            a.expect("op");
+            o.op = a.quoted_text();
+            a.expect("outputs");
+        } else {
+            a.expect("copy of");
+        }
+        while (a.peek_quote()) o.outputs.push_back(a.quoted_text());
+        if (a.accept("values")) {
+            o.values.push_back(a.quoted_text());
+            while (a.peek_quote()) o.values.push_back(a.quoted_text());
+        }
+        if (o.empty()) a.fail("an ONNX origin names no node and no value");
+        return o;
+    }
+
     // The filter of lines[k], `r` past its "filter"; returns the index of the line after it.
     size_t filter(size_t k, LineReader &r) {
         Filter f;
@@ -495,8 +527,8 @@ private:
                 f.returns = a.name();
             } else if (a.accept("inline (directive)")) {
                 f.inline_function = true;
-            } else if (a.accept("origin")) {
-                f.origin = a.quoted_text();
+            } else if (a.accept("onnx")) {
+                f.onnx = onnx_origin(a);
             } else if (a.accept("loop")) {
                 std::string n = a.name();
                 a.expect(":");

@@ -52,11 +52,15 @@ Buffer intermediate_like(const Buffer &b, const std::string &name) {
     return out;
 }
 
-// A filter that reads `source` once in order and writes every buffer of `targets`.
+// A filter that reads `source` once in order and writes every buffer of `targets`; its ONNX
+// origin names the value filter `producer` (-1: none) holds, not traced (a copy of it).
 Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &source,
-                   const std::vector<std::string> &targets) {
+                   const std::vector<std::string> &targets, int producer) {
     Filter f;
     f.name = name;
+    if (producer >= 0 && !g.filters[producer].onnx.values.empty()) {
+        f.onnx.outputs = {g.filters[producer].onnx.values.front()};
+    }
     f.function_name = fresh(g, "compute_" + name);
     std::string i = name + "_i", v = name + "_v";
     Expr index = Variable::make(Halide::Int(32), i);
@@ -95,7 +99,9 @@ bool merge_producers(FilterGraph &g) {
             merged.locals.insert(merged.locals.end(), f.locals.begin(), f.locals.end());
             merged.directives.insert(f.directives.begin(), f.directives.end());
             merged.inline_function |= f.inline_function;
-            if (!f.origin.empty()) merged.origin += (merged.origin.empty() ? "" : "; ") + f.origin;
+            // The first producer's node stays; the values of all are the merged filter's.
+            if (merged.onnx.empty()) merged.onnx = f.onnx;
+            else merged.onnx.values.insert(merged.onnx.values.end(), f.onnx.values.begin(), f.onnx.values.end());
         }
         g.filters.erase(g.filters.begin() + first, g.filters.begin() + last + 1);
         g.filters.insert(g.filters.begin() + first, merged);
@@ -116,7 +122,8 @@ bool separate_read_outputs(FilterGraph &g) {
         std::string inner = fresh(g, out.name + "_value");
         for (Filter &f : g.filters) f.body = RenameBuffer(out.name, inner, true).mutate(f.body);
         g.buffers.push_back(intermediate_like(out, inner));
-        g.filters.push_back(copy_filter(g, fresh(g, out.name + "_copy"), g.buffers.back(), {out.name}));
+        Filter copy = copy_filter(g, fresh(g, out.name + "_copy"), g.buffers.back(), {out.name}, out.producers[0]);
+        g.filters.push_back(copy);
         recompute_edges(g);
         return true;
     }
@@ -144,7 +151,7 @@ bool fork_shared_buffers(FilterGraph &g) {
             reader.body = RenameBuffer(b.name, copy, false).mutate(reader.body);
             copies.push_back(copy);
         }
-        Filter fork = copy_filter(g, fork_name, b, copies);
+        Filter fork = copy_filter(g, fork_name, b, copies, b.producers.empty() ? -1 : b.producers[0]);
         int at = b.producers.empty() ? 0 : b.producers[0] + 1;
         g.filters.insert(g.filters.begin() + at, fork);
         recompute_edges(g);

@@ -25,7 +25,7 @@ TEST(TraceTestbench, OnlyForGraphsWithOnnxValues) {
     EXPECT_EQ(find_file(plain, "Makefile")->contents.find("csim-trace"), std::string::npos);
 
     std::string kernel = emit_vitis_files(g, ProjectSettings())[1].contents;
-    g.filters.back().onnx_values = {"/fc/Gemm output", "100%"};
+    g.filters.back().onnx.values = {"/fc/Gemm output", "100%"};
     std::vector<EmittedFile> traced = emit_project_files(g, ProjectSettings());
     EXPECT_EQ(emit_vitis_files(g, ProjectSettings())[1].contents, kernel);
     const EmittedFile *tb = find_file(traced, "tb_trace.cpp");

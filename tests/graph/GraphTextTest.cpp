@@ -70,7 +70,7 @@ std::string difference(const FilterGraph &a, const FilterGraph &b) {
     for (size_t i = 0; i < a.filters.size(); i++) {
         const Filter &x = a.filters[i], &y = b.filters[i];
         if (x.name != y.name || x.function_name != y.function_name || x.reads != y.reads || x.writes != y.writes ||
-            x.returns != y.returns || x.inline_function != y.inline_function || x.origin != y.origin ||
+            x.returns != y.returns || x.inline_function != y.inline_function || x.onnx != y.onnx ||
             x.locals.size() != y.locals.size() || x.directives.size() != y.directives.size()) {
             return "filter " + x.name;
         }
@@ -221,6 +221,29 @@ FilterGraph test_graph_for_errors() {
     g.filters = {f};
     recompute_edges(g);
     return g;
+}
+
+// A filter's ONNX origin (node, op, outputs, traced values; or a copy) prints as one line and
+// reads back; names with quotes, spaces and '%' survive.
+TEST(GraphText, OnnxOriginsRoundTrip) {
+    for (const OnnxOrigin &o : {OnnxOrigin{"/conv1/Conv", "Conv", {"a b", "c\"d"}, {"a b", "view%1"}},
+                                OnnxOrigin{"n", "Split", {"x", "y"}, {}}, OnnxOrigin{"", "", {"x"}, {"x"}},
+                                OnnxOrigin{"", "", {"x"}, {}}}) {
+        FilterGraph g = test_graph_for_errors();
+        g.filters[0].onnx = o;
+        std::string text = print_graph(g);
+        EXPECT_NE(text.find("  onnx "), std::string::npos) << text;
+        FilterGraph back = parse_graph(text, "g.txt");
+        EXPECT_TRUE(back.filters[0].onnx == o) << text;
+        EXPECT_EQ(print_graph(back), text);
+    }
+    std::string text = print_graph(test_graph_for_errors());
+    std::string copy = text;
+    copy.insert(copy.find("  reads:"), "  onnx copy of \"x\"\n");
+    EXPECT_EQ(parse_graph(copy, "g.txt").filters[0].onnx.text(), "copy of ONNX value 'x'");
+    copy = text;
+    copy.insert(copy.find("  reads:"), "  onnx node \"n\" outputs \"x\"\n");
+    EXPECT_THROW(parse_graph(copy, "g.txt"), Error);
 }
 
 TEST(GraphText, ErrorsNameTheLine) {

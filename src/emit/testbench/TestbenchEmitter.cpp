@@ -33,7 +33,7 @@ std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
     std::ostringstream os;
     print_top_function(g, style, g.name + "_trace", [&](const Filter &f) {
         std::string lines;
-        if (f.onnx_values.empty()) return lines;
+        if (f.onnx.values.empty()) return lines;
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
             std::string file = "\"" + b.name + ".npy\"", descr = "\"" + npy_descr(b.type) + "\"";
@@ -144,7 +144,7 @@ std::string testbench(const FilterGraph &g, const ProjectSettings &s, bool trace
 
 bool traceable(const FilterGraph &g) {
     for (const Filter &f : g.filters) {
-        if (!f.onnx_values.empty()) return true;
+        if (!f.onnx.values.empty()) return true;
     }
     return false;
 }
@@ -171,9 +171,9 @@ std::string trace_manifest(const FilterGraph &g) {
        << "# function computes them: filter, buffer, the ONNX values it holds (computed, then views of it;\n"
        << "# %XX-escaped, space-separated), dtype, elements.\n";
     for (const Filter &f : g.filters) {
-        if (f.onnx_values.empty()) continue;
+        if (f.onnx.values.empty()) continue;
         std::string values;
-        for (const std::string &v : f.onnx_values) values += (values.empty() ? "" : " ") + escape_name(v);
+        for (const std::string &v : f.onnx.values) values += (values.empty() ? "" : " ") + escape_name(v);
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
             os << f.name << "\t" << b.name << "\t" << values << "\t" << npy_descr(b.type) << "\t" << b.size() << "\n";

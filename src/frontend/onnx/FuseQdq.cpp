@@ -2,6 +2,7 @@
 // QLinearConcat, QLinearAveragePool, Max, MaxPool).
 #include "frontend/onnx/FuseQdq.h"
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -274,22 +275,31 @@ private:
         if (w.axis < 0) w.axis += static_cast<int>(weights.dims.size());
         size_t per_channel = w.scale.values.size();
         if (per_channel != 1 && (per_channel != static_cast<size_t>(maps) || w.axis != channel_axis)) return false;
-        // The bias: int32, zero point 0, scale float32(x_scale * w_scale[m]) per channel.
+        // The bias: int32, zero point 0, a positive scale per tensor or per channel. When it is
+        // not exactly x_scale * w_scale[m] (PyTorch and ONNX Runtime write float32 of that
+        // product), QLinearConv carries it (flowhls_bias_scale) and requantizes the bias at it.
         std::string bias;
+        std::vector<float> bias_scale;
         if (op.input_size() > 2 && !op.input(2).empty()) {
             if (!dequant(op.input(2), &b)) return false;
             auto bk = known_.find(b.q);
-            if (bk == known_.end() || b.q_type != TensorProto::INT32 || bk->second.values.size() != size_t(maps)) {
+            size_t scales = b.scale.values.size();
+            if (bk == known_.end() || b.q_type != TensorProto::INT32 || bk->second.values.size() != size_t(maps) ||
+                (scales != 1 && scales != size_t(maps))) {
                 return false;
             }
+            bool product = true;
             for (int64_t m = 0; m < maps; m++) {
-                float sw = static_cast<float>(w.scale.values[per_channel == 1 ? 0 : m]);
-                float expected = static_cast<float>(x.scale.values[0]) * sw;
-                double sb = b.scale.values[b.scale.values.size() == 1 ? 0 : m];
-                if (static_cast<double>(expected) != sb || b.zero.values[b.zero.values.size() == 1 ? 0 : m] != 0) {
+                float sb = static_cast<float>(b.scale.values[scales == 1 ? 0 : m]);
+                double sw = static_cast<float>(w.scale.values[per_channel == 1 ? 0 : m]);
+                if (!(sb > 0.0f) || !std::isfinite(sb) || b.zero.values[b.zero.values.size() == 1 ? 0 : m] != 0) {
                     return false;
                 }
+                // float32 x float32 is exact in double.
+                product &= static_cast<double>(sb) == static_cast<double>(static_cast<float>(x.scale.values[0])) * sw;
+                if (scales != 1 || m == 0) bias_scale.push_back(sb);
             }
+            if (product) bias_scale.clear();
             bias = add_initializer(b.q + "_q", TensorProto::INT32, {maps}, bk->second.values);
         }
         std::string base = op.name().empty() ? value : op.name();
@@ -322,16 +332,27 @@ private:
             std::string shape4 = add_initializer(base + "_shape4", TensorProto::INT64, {4}, {0, -1, 1, 1});
             out->push_back(make_node("Reshape", {x.q, shape4}, inputs[0], inputs[0]));
             std::string y4 = fresh(base + "_y4");
-            out->push_back(make_node("QLinearConv", inputs, y4, base + "_qlinear"));
+            NodeProto conv = make_node("QLinearConv", inputs, y4, base + "_qlinear");
+            if (!bias_scale.empty()) set_bias_scale(conv, bias_scale);
+            out->push_back(conv);
             std::string shape2 = add_initializer(base + "_shape2", TensorProto::INT64, {2}, {0, -1});
             out->push_back(make_node("Reshape", {y4, shape2}, conv_out, base + "_flatten"));
         } else {
             NodeProto conv = make_node("QLinearConv", inputs, conv_out, base + "_qlinear");
             for (const auto &a : op.attribute()) *conv.add_attribute() = a;
+            if (!bias_scale.empty()) set_bias_scale(conv, bias_scale);
             out->push_back(conv);
         }
         if (relu) out->push_back(make_node("Max", {conv_out, inputs[7]}, result, base + "_relu"));
         return true;
+    }
+
+    // The bias's own scale on a fused QLinearConv (read by its converter, ops/Quantize.cpp).
+    static void set_bias_scale(NodeProto &conv, const std::vector<float> &scales) {
+        onnx::AttributeProto *a = conv.add_attribute();
+        a->set_name("flowhls_bias_scale");
+        a->set_type(onnx::AttributeProto::FLOATS);
+        for (float s : scales) a->add_floats(s);
     }
 
     // QuantizeLinear([Relu](Add(DequantizeLinear(aq), DequantizeLinear(bq)))), per-tensor

@@ -360,7 +360,7 @@ private:
             auto source = tensors_.find(n.input(0));
             if (view && source != tensors_.end() && source->second.func.defined() &&
                 filters_.count(source->second.func.name())) {
-                onnx_values_[halide_base_name(source->second.func.name())].push_back(t.name);  // a view of a filter's value
+                origins_[halide_base_name(source->second.func.name())].values.push_back(t.name);  // a view of its value
             }
         }
         if (!view) charge("", "output '" + t.name + "'", t.elem_type, t.shape);
@@ -376,8 +376,9 @@ private:
             t.func = f;
             t.view_depth = 0;
             filters_.insert(f.name());
-            onnx_values_[halide_base_name(f.name())].push_back(t.name);
-            origins_[halide_base_name(f.name())] = origin(n, label);
+            OnnxOrigin &o = origins_[halide_base_name(f.name())];
+            o = origin(n, label);
+            o.values.push_back(t.name);
             alias(t.name, f.name());
             if (i == 0) alias(n.name(), f.name());
             // The node's accumulation helper, so a schedule can address it too.
@@ -459,10 +460,9 @@ private:
             }
             Halide::Func f(fresh_name("out_" + v.name()));
             std::vector<Halide::Var> vars = make_vars(t.dims);
-            origins_[halide_base_name(f.name())] = "copy of ONNX value '" + v.name() + "' to the graph output";
+            origins_[halide_base_name(f.name())] = OnnxOrigin{"", "", {v.name()}, {v.name()}};
             define(f, vars, t.at(as_exprs(vars)));
             f.compute_root();
-            onnx_values_[halide_base_name(f.name())].push_back(v.name());
             std::vector<int> extents = halide_extents(t.shape);
             p.outputs.push_back({f, extents});
         }
@@ -490,8 +490,7 @@ private:
         for (auto &e : params_) e.second.param.reset();
         attach_test_data(p, test_, graph_inputs_, kernel_inputs_, output_types, options_);
         p.directive_aliases = aliases_;
-        p.onnx_values = onnx_values_;
-        p.func_origins = origins_;
+        p.onnx_origins = origins_;
         return p;
     }
 
@@ -514,17 +513,14 @@ private:
     std::set<std::string> filters_;  // names of the compute_root Funcs made for node outputs
     // ONNX node and value names -> the Func or parameter made for them (HalideProgram::directive_aliases).
     std::map<std::string, std::string> aliases_;
-    std::map<std::string, std::vector<std::string>> onnx_values_;  // HalideProgram::onnx_values
     void alias(const std::string &onnx_name, const std::string &name) {
         if (!onnx_name.empty() && onnx_name != name) aliases_.emplace(onnx_name, name);
     }
     std::set<std::string> outer_modules_;  // value_name's modules that hold others
-    // Func name -> the ONNX node it computes (HalideProgram::func_origins).
-    std::map<std::string, std::string> origins_;
-    static std::string origin(const onnx::NodeProto &n, const std::string &label) {
-        std::string text = "ONNX node '" + label + "' (" + n.op_type() + ")";
-        for (int i = 0; i < n.output_size(); i++) text += std::string(i ? ", '" : " -> '") + n.output(i) + "'";
-        return text;
+    // Func name -> the ONNX node it computes and the values it holds (HalideProgram::onnx_origins).
+    std::map<std::string, OnnxOrigin> origins_;
+    static OnnxOrigin origin(const onnx::NodeProto &n, const std::string &label) {
+        return OnnxOrigin{label, n.op_type(), {n.output().begin(), n.output().end()}, {}};
     }
     int model_opset_ = 0;             // the model's default-domain opset before conversion
     int64_t budget_ = 0;              // bytes all tensors may take (OnnxImportOptions::max_memory_bytes)

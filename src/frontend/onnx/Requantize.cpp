@@ -39,41 +39,89 @@ i128 rhe_div(i128 num, i128 den) {
     return q;
 }
 
-// The exact factor m = numerator * 2^exponent / denominator.
+// The exact value of an accumulator: (acc * numerator + offset) * 2^exponent / denominator,
+// i.e. acc * m + c with m = numerator * 2^exponent / denominator (the scale factor) and c =
+// offset * 2^exponent / denominator (a bias's correction for its own scale).
 struct Factor {
-    int64_t numerator = 0, denominator = 1;
+    i128 numerator = 0, offset = 0, denominator = 1;
     int exponent = 0;
 };
 
-// m = sa * sb / (sc * divisor) exactly; false (with the reason) when it leaves the range that
-// exact_round and multiplier_for evaluate in 128 bits.
-bool exact_factor(float sa, float sb, float sc, int64_t divisor, Factor *f, std::string *why) {
-    for (float s : {sa, sb, sc}) {
+int bit_length(i128 v) {
+    if (v < 0) v = -v;
+    int b = 0;
+    while (b < 127 && (v >> b) != 0) b++;
+    return b;
+}
+
+// The headroom of the 128-bit evaluation: every operand of a shift or division stays below 2^125.
+constexpr int kBits = 125;
+
+// rhe(num * 2^shift / den) into *out (den > 0); false when an operand or the result does not fit.
+bool scaled_rhe(i128 num, i128 den, int shift, int64_t *out) {
+    if (shift >= 0) {
+        if (bit_length(num) + shift > kBits) return false;
+        num <<= shift;
+    } else {
+        if (bit_length(den) - shift > kBits) return false;
+        den <<= -shift;
+    }
+    i128 q = rhe_div(num, den);
+    if (bit_length(q) > 62) return false;
+    *out = static_cast<int64_t>(q);
+    return true;
+}
+
+// The factor of sa * sb / (sc * divisor), with the constant of `bias` (its own scale), exact for
+// every accumulator up to `amax` in magnitude; false (with the reason) when it leaves the range
+// that exact_round evaluates in 128 bits.
+bool exact_factor(float sa, float sb, float sc, int64_t divisor, const BiasScale *bias, int64_t amax, Factor *f,
+                  std::string *why) {
+    for (float s : {sa, sb, sc, bias ? bias->scale : 1.0f}) {
         if (!(s > 0.0f) || !std::isfinite(s)) {
             *why = "a scale is not a positive finite number";
             return false;
         }
     }
-    Dyadic a = dyadic(sa), b = dyadic(sb), c = dyadic(sc);
-    f->numerator = a.mantissa * b.mantissa;  // < 2^48
     if (divisor < 1 || divisor > (int64_t(1) << 20)) {
         *why = "the divisor " + std::to_string(divisor) + " is outside [1, 2^20]";
         return false;
     }
-    f->denominator = c.mantissa * divisor;   // < 2^44
-    f->exponent = a.exponent + b.exponent - c.exponent;
-    int den_bits = 0;
-    while ((f->denominator >> den_bits) != 0) den_bits++;
-    if (f->exponent < den_bits - 114 || f->exponent > 40) {  // den << -exponent < 2^114
+    Dyadic a = dyadic(sa), b = dyadic(sb), c = dyadic(sc);
+    i128 product = static_cast<i128>(a.mantissa) * b.mantissa;  // < 2^48
+    int ep = a.exponent + b.exponent;
+    f->numerator = product;
+    f->offset = 0;
+    f->denominator = static_cast<i128>(c.mantissa) * divisor;  // < 2^44
+    f->exponent = ep - c.exponent;
+    if (bias && bias->bias != 0) {
+        // bias * (scale - sa * sb) over the common exponent e0 of the two.
+        Dyadic s = dyadic(bias->scale);
+        int e0 = std::min(ep, s.exponent);
+        if (ep - e0 > 60 || s.exponent - e0 > 60) {
+            *why = "the bias scale lies too far from the product of the scales to evaluate exactly";
+            return false;
+        }
+        f->numerator = product << (ep - e0);
+        i128 diff = (static_cast<i128>(s.mantissa) << (s.exponent - e0)) - f->numerator;
+        if (bit_length(diff) + bit_length(bias->bias) > kBits - 2) {
+            *why = "the bias scale lies too far from the product of the scales to evaluate exactly";
+            return false;
+        }
+        f->offset = diff * bias->bias;
+        f->exponent = e0 - c.exponent;
+    }
+    int num_bits = std::max(bit_length(static_cast<i128>(amax)) + bit_length(f->numerator), bit_length(f->offset)) + 1;
+    if (num_bits + std::max(f->exponent, 0) > kBits || bit_length(f->denominator) + std::max(-f->exponent, 0) > kBits) {
         *why = "the scale ratio is outside the range checked exactly";
         return false;
     }
     return true;
 }
 
-// rhe(acc * m), exactly (|acc| < 2^31 and the exponent range of exact_factor keep it in 128 bits).
+// rhe(acc * m + c), exactly (|acc| within the amax exact_factor checked).
 int64_t exact_round(int64_t acc, const Factor &f) {
-    i128 num = static_cast<i128>(acc) * f.numerator, den = f.denominator;
+    i128 num = static_cast<i128>(acc) * f.numerator + f.offset, den = f.denominator;
     if (f.exponent >= 0)
         num <<= f.exponent;
     else
@@ -81,65 +129,76 @@ int64_t exact_round(int64_t acc, const Factor &f) {
     return static_cast<int64_t>(rhe_div(num, den));
 }
 
-// M = rhe(m * 2^n).
+// M = rhe(m * 2^n); 0 when it does not fit.
 int64_t multiplier_for(const Factor &f, int n) {
-    i128 num = f.numerator, den = f.denominator;
-    int shift = f.exponent + n;
-    if (shift >= 0)
-        num <<= shift;
-    else
-        den <<= -shift;
-    return static_cast<int64_t>(rhe_div(num, den));
+    int64_t m = 0;
+    return scaled_rhe(f.numerator, f.denominator, f.exponent + n, &m) ? m : 0;
 }
 
 int64_t saturate(int64_t v, const QuantRange &out) {
     return std::min(std::max(v + out.zero_point, out.qmin), out.qmax);
 }
 
+long double real_value(i128 num, const Factor &f) {
+    return std::ldexp(static_cast<long double>(num) / static_cast<long double>(f.denominator), f.exponent);
+}
+
 }  // namespace
 
 int64_t apply_requant(int64_t acc, const IntegerRequant &r) {
-    return static_cast<int64_t>(rhe_div(static_cast<i128>(acc) * r.multiplier, static_cast<i128>(1) << r.shift));
+    i128 p = static_cast<i128>(acc) * r.multiplier + r.offset;
+    return static_cast<int64_t>(rhe_div(p, static_cast<i128>(1) << r.shift));
 }
 
-int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok, int64_t divisor) {
+int64_t exact_requant(int64_t acc, float sa, float sb, float sc, bool *ok, int64_t divisor, const BiasScale *bias) {
     Factor f;
     std::string why;
-    *ok = exact_factor(sa, sb, sc, divisor, &f, &why) && std::llabs(acc) < (int64_t(1) << 31);
+    *ok = std::llabs(acc) < (int64_t(1) << 31) && exact_factor(sa, sb, sc, divisor, bias, std::llabs(acc), &f, &why);
     return *ok ? exact_round(acc, f) : 0;
 }
 
 bool integer_requantization(float sa, float sb, float sc, int64_t lo, int64_t hi, const QuantRange &out,
-                            IntegerRequant *result, std::string *why_not, int fixed_shift, int64_t divisor) {
+                            IntegerRequant *result, std::string *why_not, int fixed_shift, int64_t divisor,
+                            const BiasScale *bias) {
     const int64_t limit = int64_t(1) << 31;
     if (lo > hi || lo <= -limit || hi >= limit) {
         *why_not = "the accumulator range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] does not fit int32";
         return false;
     }
+    int64_t amax = std::max(std::llabs(lo), std::llabs(hi));
     Factor f;
-    if (!exact_factor(sa, sb, sc, divisor, &f, why_not)) return false;
-    long double m = std::ldexp(static_cast<long double>(f.numerator) / f.denominator, f.exponent);
+    if (!exact_factor(sa, sb, sc, divisor, bias, amax, &f, why_not)) return false;
+    long double m = real_value(f.numerator, f), c = real_value(f.offset, f);
     // n such that M = rhe(m * 2^n) lies in [2^30, 2^31).
     int n = 30 - static_cast<int>(std::floor(std::log2(m)));
     IntegerRequant r;
     for (int k = n - 2; k <= n + 2; k++) {
         if (k < 1 || k > 62) continue;
         int64_t mult = multiplier_for(f, k);
-        if (mult >= (int64_t(1) << 30) && mult < limit) r = {mult, k};
+        if (mult >= (int64_t(1) << 30) && mult < limit) r = {mult, k, 0};
     }
     if (fixed_shift >= 1 && fixed_shift <= 62) {
         int64_t mult = multiplier_for(f, fixed_shift);
-        r = mult > 0 && mult < limit ? IntegerRequant{mult, fixed_shift} : IntegerRequant{};
+        r = mult > 0 && mult < (int64_t(1) << 62) ? IntegerRequant{mult, fixed_shift, 0} : IntegerRequant{};
     }
     if (r.multiplier == 0) {
         *why_not = "the scale ratio needs a shift outside [1, 62]";
         return false;
     }
-    // |acc * (M / 2^n - m)| <= delta for every acc of the range.
-    long double amax = static_cast<long double>(std::max(std::llabs(lo), std::llabs(hi)));
-    long double delta = amax * std::ldexp(1.0L, -(r.shift + 1));
+    if (f.offset != 0 && !scaled_rhe(f.offset, f.denominator, f.exponent + r.shift, &r.offset)) {
+        *why_not = "the bias's correction for its own scale does not fit 62 bits";
+        return false;
+    }
+    // The generated code's int64: |acc * M + D| plus the rounding constant.
+    if (static_cast<long double>(amax) * r.multiplier + std::fabs(static_cast<long double>(r.offset)) +
+            std::ldexp(1.0L, r.shift) >= std::ldexp(1.0L, 63)) {
+        *why_not = "the requantization product does not fit int64";
+        return false;
+    }
+    // |acc * (M - m 2^n) + (D - c 2^n)| <= delta * 2^n for every acc of the range.
+    long double delta = static_cast<long double>(amax + (f.offset != 0 ? 1 : 0)) * std::ldexp(1.0L, -(r.shift + 1));
     for (int64_t k = out.qmin - out.zero_point; k < out.qmax - out.zero_point; k++) {
-        long double h = static_cast<long double>(k) + 0.5L;
+        long double h = static_cast<long double>(k) + 0.5L - c;
         long double first = std::floor((h - delta) / m) - 2, last = std::ceil((h + delta) / m) + 2;
         if (last < static_cast<long double>(lo) || first > static_cast<long double>(hi)) continue;
         int64_t a0 = std::max(lo, static_cast<int64_t>(std::max(first, static_cast<long double>(lo))));
@@ -182,7 +241,7 @@ bool integer_add_requantization(float sa, int64_t za, const QuantRange &ra, floa
     }
     i128 ka = static_cast<i128>(a.mantissa) << (a.exponent - e0), kb = static_cast<i128>(b.mantissa) << (b.exponent - e0);
     i128 den = static_cast<i128>(y.mantissa) << std::max(ey, 0);
-    Factor fa{a.mantissa, y.mantissa, a.exponent - y.exponent}, fb{b.mantissa, y.mantissa, b.exponent - y.exponent};
+    Factor fa{a.mantissa, 0, y.mantissa, a.exponent - y.exponent}, fb{b.mantissa, 0, y.mantissa, b.exponent - y.exponent};
     long double larger = std::max(std::ldexp(static_cast<long double>(a.mantissa) / y.mantissa, fa.exponent),
                                   std::ldexp(static_cast<long double>(b.mantissa) / y.mantissa, fb.exponent));
     int first = std::max(1, 30 - static_cast<int>(std::floor(std::log2(larger))));

@@ -228,6 +228,10 @@ private:
         for (const onnx::AttributeProto &a : n.attribute()) {
             if (a.name().empty()) fail(label + " has an attribute without a name");
             if (!names.insert(a.name()).second) fail(label + " has attribute '" + a.name() + "' twice");
+            if (a.name().rfind("flowhls_", 0) == 0) {
+                fail(label + " has attribute '" + a.name() +
+                     "'; names starting with flowhls_ are reserved for flowhls's own rewrites");
+            }
             if (a.has_t()) check_tensor(a.t(), "'" + path_ + "': " + label + ", attribute '" + a.name() + "'", kMaxTensorBytes);
             for (const onnx::TensorProto &t : a.tensors()) {
                 check_tensor(t, "'" + path_ + "': " + label + ", attribute '" + a.name() + "'", kMaxTensorBytes);

@@ -12,6 +12,7 @@
 #include "TestSupport.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
+#include "flowhls/Error.h"
 #include "flowhls/Onnx.h"
 #include "frontend/onnx/FuseQdq.h"
 
@@ -26,7 +27,7 @@ const char *const kModels[] = {"qdq_conv", "qdq_conv_relu_per_channel", "qdq_con
                                "qlinear_add_contrib", "qdq_concat_same_scale", "qdq_concat_requantized",
                                "qdq_avgpool_same_scale", "qdq_avgpool_include_pad", "qdq_avgpool_border_counts",
                                "qdq_avgpool_2x2", "qdq_global_avgpool", "qlinear_matmul_constant_b",
-                               "qlinear_matmul_two_inputs"};
+                               "qlinear_matmul_two_inputs", "qdq_gemm_bias_scale_tie", "qdq_conv_bias_own_scale"};
 
 // The models of qdq_models.py, generated once for the test run.
 const std::string &model_dir() { return test::python_models("tests/frontend/onnx/qdq_models.py"); }
@@ -72,28 +73,75 @@ TEST_P(QdqModels, IntegerDesignMatchesFloat64Reference) {
 INSTANTIATE_TEST_SUITE_P(Reference, QdqModels, ::testing::ValuesIn(kModels),
                          [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
 
-// A bias whose scale is not float32(x_scale * w_scale) is not an integer bias of the
-// accumulator: the pattern keeps its float semantics.
-TEST(QdqFusion, BiasWithAnotherScaleIsNotFused) {
+// The bias's own scale in the graph (float32(x_scale * w_scale), or another) is carried by the
+// fused QLinearConv as flowhls_bias_scale unless it is exactly the product; a model may not
+// carry that attribute itself.
+float scalar_of(const onnx::TensorProto &t) {
+    float v = 0;
+    EXPECT_EQ(t.raw_data().size(), sizeof v);
+    std::memcpy(&v, t.raw_data().data(), sizeof v);
+    return v;
+}
+
+void set_scalar(onnx::ModelProto &m, const std::string &name, float v) {
+    for (onnx::TensorProto &t : *m.mutable_graph()->mutable_initializer()) {
+        if (t.name() == name) t.set_raw_data(&v, sizeof v);
+    }
+}
+
+// The bias scales the fused QLinearConv of `m` carries (empty: none).
+std::vector<float> fused_bias_scales(onnx::ModelProto m, const std::string &path) {
+    EXPECT_EQ(onnx_import::fuse_qdq(m, path), 1);
+    std::vector<float> scales;
+    int qlinear = 0;
+    for (const onnx::NodeProto &n : m.graph().node()) {
+        EXPECT_NE(n.op_type(), "DequantizeLinear");
+        if (n.op_type() != "QLinearConv") continue;
+        qlinear++;
+        for (const onnx::AttributeProto &a : n.attribute()) {
+            if (a.name() == "flowhls_bias_scale") scales.assign(a.floats().begin(), a.floats().end());
+        }
+    }
+    EXPECT_EQ(qlinear, 1);
+    return scales;
+}
+
+TEST(QdqFusion, BiasKeepsTheGraphsOwnScale) {
     if (model_dir().empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
     std::string path = model_dir() + "/qdq_conv/model.onnx";
     onnx::ModelProto m = read_model(path);
-    EXPECT_EQ(onnx_import::fuse_qdq(m, path), 1);
-    int qlinear = 0;
-    for (const onnx::NodeProto &n : m.graph().node()) qlinear += n.op_type() == "QLinearConv";
-    EXPECT_EQ(qlinear, 1);
-    for (const onnx::NodeProto &n : m.graph().node()) EXPECT_NE(n.op_type(), "DequantizeLinear");
-
-    onnx::ModelProto other = read_model(path);
-    for (onnx::TensorProto &t : *other.mutable_graph()->mutable_initializer()) {
-        if (t.name() != "b_dq_scale") continue;
-        float scale = 0;
-        ASSERT_EQ(t.raw_data().size(), sizeof scale);
-        std::memcpy(&scale, t.raw_data().data(), sizeof scale);
-        scale *= 1.0001f;
-        t.set_raw_data(&scale, sizeof scale);
+    float sb = 0, sx = 0, sw = 0;
+    for (const onnx::TensorProto &t : m.graph().initializer()) {
+        if (t.name() == "b_dq_scale") sb = scalar_of(t);
+        if (t.name() == "x_dq_scale") sx = scalar_of(t);
+        if (t.name() == "w_dq_scale") sw = scalar_of(t);
     }
-    EXPECT_EQ(onnx_import::fuse_qdq(other, path), 0);
+    ASSERT_NE(static_cast<double>(sb), static_cast<double>(sx) * sw);  // float32(sx * sw)
+    EXPECT_EQ(fused_bias_scales(m, path), std::vector<float>{sb});
+    onnx::ModelProto other = m;
+    set_scalar(other, "b_dq_scale", sb * 1.0001f);
+    EXPECT_EQ(fused_bias_scales(other, path), std::vector<float>{sb * 1.0001f});
+    // Exactly the product: QLinearConv's own bias scale, no attribute.
+    onnx::ModelProto dyadic = m;
+    set_scalar(dyadic, "x_dq_scale", 0.5f);
+    set_scalar(dyadic, "w_dq_scale", 0.25f);
+    set_scalar(dyadic, "b_dq_scale", 0.125f);
+    EXPECT_TRUE(fused_bias_scales(dyadic, path).empty());
+
+    onnx::ModelProto reserved = m;
+    onnx::AttributeProto *a = reserved.mutable_graph()->mutable_node(3)->add_attribute();
+    a->set_name("flowhls_bias_scale");
+    a->set_type(onnx::AttributeProto::FLOATS);
+    a->add_floats(1.0f);
+    test::TempDir dir;
+    std::string copy = dir / "reserved.onnx";
+    std::ofstream(copy, std::ios::binary) << reserved.SerializeAsString();
+    try {
+        import_onnx(copy, OnnxImportOptions());
+        ADD_FAILURE() << "a model's flowhls_ attribute was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("reserved for flowhls"), std::string::npos) << e.what();
+    }
 }
 
 // An average whose factor sx / (sy * count) is 1/6 has reachable ties no integer multiplier

@@ -106,6 +106,84 @@ TEST(Requantize, DivisorOfAnAverageIsExact) {
     EXPECT_FALSE(integer_requantization(1.0f, 1.0f, 1.0f, -10, 10, {}, &r, &why, 0, (int64_t(1) << 20) + 1));
 }
 
+// The graph's bias scale sb = float32(sx * sw) is not the product: an accumulator acc that
+// includes an int32 bias B is worth (acc - B) * sx * sw / sy + B * sb / sy, and here that rounds
+// differently from acc * sx * sw / sy (QLinearConv's bias scale): -773.49999629 against
+// -773.50000167 output steps. The integer requantization with the bias's own offset equals the
+// graph's value for every accumulator of the range.
+TEST(Requantize, BiasAtTheGraphsOwnScaleChangesAResult) {
+    const float sx = 0.0123f, sw = 0.00456f, sy = 0.1f, sb = sx * sw;
+    ASSERT_NE(static_cast<double>(sb), static_cast<double>(sx) * sw);
+    const BiasScale bias{1000000, sb};
+    bool ok = false;
+    EXPECT_EQ(exact_requant(-1379083, sx, sw, sy, &ok, 1, &bias), -773);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(exact_requant(-1379083, sx, sw, sy, &ok), -774);
+    const QuantRange out{800, 0, 1023};
+    const int64_t lo = -1500000, hi = 1500000;
+    IntegerRequant with_bias, product;
+    std::string why;
+    // At its own shift (41) accumulator 316,467, 3.1e-8 steps from a tie, is off by more than
+    // that (refused); one more bit of shift proves every accumulator (M then passes 2^31).
+    EXPECT_FALSE(integer_requantization(sx, sw, sy, lo, hi, out, &with_bias, &why, 0, 1, &bias));
+    EXPECT_NE(why.find("316467"), std::string::npos) << why;
+    // The smallest shift from 41 on that proves the range (QLinearConv's converter searches so).
+    auto prove = [&](const BiasScale *b, IntegerRequant *r) {
+        for (int n = 41; n <= 62; n++) {
+            if (integer_requantization(sx, sw, sy, lo, hi, out, r, &why, n, 1, b)) return true;
+        }
+        return false;
+    };
+    ASSERT_TRUE(prove(&bias, &with_bias)) << why;
+    ASSERT_TRUE(prove(nullptr, &product)) << why;
+    EXPECT_GT(with_bias.shift, 41);
+    EXPECT_GE(with_bias.multiplier, int64_t(1) << 31);
+    EXPECT_NE(with_bias.offset, 0);
+    EXPECT_EQ(product.offset, 0);
+    EXPECT_EQ(clamp_out(apply_requant(-1379083, with_bias), out), 27);
+    EXPECT_EQ(clamp_out(apply_requant(-1379083, product), out), 26);
+    int differ = 0;
+    for (int64_t acc = lo; acc <= hi; acc++) {
+        int64_t exact = exact_requant(acc, sx, sw, sy, &ok, 1, &bias);
+        ASSERT_TRUE(ok);
+        ASSERT_EQ(clamp_out(apply_requant(acc, with_bias), out), clamp_out(exact, out)) << "acc " << acc;
+        differ += clamp_out(apply_requant(acc, product), out) != clamp_out(exact, out);
+    }
+    EXPECT_EQ(differ, 10);  // the unsaturated accumulators within |B| * 2^-24 output steps of a tie
+}
+
+// Random scales, biases and bias scales (float32 of the product, and one far from it): proven
+// and equal to the exact value for every accumulator of the range, with one shift shared.
+TEST(Requantize, BiasScalesAreProvenAndExhaustivelyEqual) {
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> scale(1e-3f, 5e-2f);
+    std::uniform_int_distribution<int64_t> biases(-2000000, 2000000);
+    for (int i = 0; i < 20; i++) {
+        float sx = scale(rng), sw = scale(rng), sy = scale(rng);
+        BiasScale bias{biases(rng), i % 4 == 3 ? sx * sw * 1.37f : sx * sw};
+        QuantRange out = i % 2 ? QuantRange{3, 0, 255} : QuantRange{-5, -128, 127};
+        int64_t lo = bias.bias - 70000, hi = bias.bias + 70000;
+        IntegerRequant r;
+        std::string why;
+        ASSERT_TRUE(integer_requantization(sx, sw, sy, lo, hi, out, &r, &why, 0, 1, &bias)) << why;
+        IntegerRequant shared;
+        ASSERT_TRUE(integer_requantization(sx, sw, sy, lo, hi, out, &shared, &why, r.shift - 3, 1, &bias)) << why;
+        for (int64_t acc = lo; acc <= hi; acc++) {
+            bool ok = false;
+            int64_t exact = clamp_out(exact_requant(acc, sx, sw, sy, &ok, 1, &bias), out);
+            ASSERT_TRUE(ok);
+            ASSERT_EQ(clamp_out(apply_requant(acc, r), out), exact) << "case " << i << " acc " << acc;
+            ASSERT_EQ(clamp_out(apply_requant(acc, shared), out), exact) << "case " << i << " acc " << acc;
+        }
+    }
+    // A bias scale 2^70 times the product cannot be evaluated in 128 bits: refused, not wrong.
+    IntegerRequant r;
+    std::string why;
+    BiasScale far{1000, std::ldexp(0.01f * 0.02f, 70)};
+    EXPECT_FALSE(integer_requantization(0.01f, 0.02f, 0.1f, -1000, 1000, {}, &r, &why, 0, 1, &far));
+    EXPECT_NE(why.find("bias scale"), std::string::npos) << why;
+}
+
 TEST(Requantize, BadScalesAndRangesAreRefused) {
     IntegerRequant r;
     std::string why;

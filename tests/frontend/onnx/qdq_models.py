@@ -76,7 +76,9 @@ class Model:
                 f.write(numpy_helper.from_array(a, n).SerializeToString())
 
 
-def conv_model(out_dir, name, seed, cin, cout, k, pads, strides, per_channel, relu_node, out_type, group=1):
+def conv_model(out_dir, name, seed, cin, cout, k, pads, strides, per_channel, relu_node, out_type, group=1,
+               bias_factor=None):
+    """bias_factor: the bias scale is float32(sx * sw * bias_factor) instead of float32(sx * sw)."""
     rng = np.random.default_rng(seed)
     m = Model(rng)
     h = w = 9
@@ -85,6 +87,8 @@ def conv_model(out_dir, name, seed, cin, cout, k, pads, strides, per_channel, re
     wq = rng.integers(-127, 128, size=(cout, cin // group, k, k)).astype(np.int8)
     sw = np.array([m.scale(1e-3, 1e-2) for _ in range(cout)], dtype=np.float32) if per_channel else m.scale(1e-3, 1e-2)
     sb = (np.float32(sx) * sw).astype(np.float32)
+    if bias_factor is not None:
+        sb = (np.float64(sx) * np.asarray(sw, np.float64) * bias_factor).astype(np.float32)
     bq = rng.integers(-20000, 20000, size=(cout,)).astype(np.int32)
     sy = m.scale(0.05, 0.4)
     zy = np.uint8(rng.integers(0, 80)) if out_type == np.uint8 else np.int8(rng.integers(-20, 20))
@@ -211,6 +215,50 @@ def add_model(out_dir, name, seed, a_type, b_shape, relu_node, out_type, dyadic=
 ONNX_TYPES = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8}
 
 
+def gemm_bias_tie_model(out_dir, name, seed):
+    """A Gemm whose result depends on the bias scale being the graph's float32(sx * sw), not the
+    product sx * sw: scales with a large float32 rounding error, m = sx * sw / sy near 1e-5 (dense
+    accumulator values), and per column a bias chosen (searching) so that the value lies between
+    the two semantics' rounding boundaries. Expected: qdq_reference's float64 evaluation of the
+    graph as written; checked to differ from the product's in some output."""
+    rng = np.random.default_rng(seed)
+    m = Model(rng)
+    n_in, n_out = 32, 8
+    x = rng.integers(0, 256, size=(2, n_in)).astype(np.uint8)
+    while True:
+        sx, sw = m.scale(1e-2, 3e-2), m.scale(2e-3, 5e-3)
+        sb = np.float32(np.float64(sx) * np.float64(sw))
+        if abs(np.float64(sb) - np.float64(sx) * np.float64(sw)) > 2.0 ** -25 * np.float64(sb):
+            break
+    sy, zx, zy = m.scale(4.0, 6.0), np.uint8(128), np.uint8(128)
+    wq = rng.integers(-127, 128, size=(n_out, n_in)).astype(np.int8)
+    acc = (x.astype(np.int64) - int(zx)) @ wq.astype(np.int64).T  # [2, n_out] without the bias
+    p, g = np.float64(sx) * np.float64(sw) / np.float64(sy), np.float64(sb) / np.float64(sy)
+    candidates = np.arange(-8000000, 8000000, dtype=np.int64)
+    bq = rng.integers(-8000000, 8000000, size=(n_out,)).astype(np.int64)
+    for j in range(n_out // 2):  # half the columns on a boundary of row 0, the others random
+        graph = np.round(acc[0, j] * p + candidates * g)
+        product = np.round((acc[0, j] + candidates) * p)
+        hits = candidates[graph != product]
+        bq[j] = hits[rng.integers(0, len(hits))]
+    bq = bq.astype(np.int32)
+    xf = m.dq("x", sx, zx, "x_dq")
+    wf = m.dq(m.init("w", wq), sw, np.int8(0), "w_dq")
+    bf = m.dq(m.init("b", bq), sb, np.int32(0), "b_dq")
+    m.q(m.node("Gemm", [xf, wf, bf], "gemm", transB=1), sy, zy, "y")
+    save_by_reference(m, out_dir, name, [("x", x)], "y", np.uint8)
+    # The same graph with the bias at the exact product: it must differ.
+    graph = helper.make_graph(m.nodes, name, [helper.make_tensor_value_info("x", TensorProto.UINT8, x.shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.UINT8, None)],
+                              [i for i in m.inits if i.name != "b_dq_scale"] +
+                              [numpy_helper.from_array(np.float64(sx) * np.float64(sw), "b_dq_scale")])
+    exact = qdq_reference.run(helper.make_model(graph), {"x": x})["y"]
+    written = qdq_reference.run(onnx.load(os.path.join(out_dir, name, "model.onnx")), {"x": x})["y"]
+    differ = int(np.sum(exact != written))
+    if differ == 0:
+        sys.exit(f"qdq_models.py: {name}: the bias scale changes no output")
+
+
 def random_q(rng, dtype, shape):
     info = np.iinfo(dtype)
     return rng.integers(info.min, int(info.max) + 1, size=shape).astype(dtype)
@@ -311,6 +359,9 @@ def main():
     avgpool_model(out, "qdq_global_avgpool", 18, np.int8, False, global_pool=True)
     qlinear_matmul_model(out, "qlinear_matmul_constant_b", 20, True)
     qlinear_matmul_model(out, "qlinear_matmul_two_inputs", 21, False)
+    gemm_bias_tie_model(out, "qdq_gemm_bias_scale_tie", 22)
+    conv_model(out, "qdq_conv_bias_own_scale", 23, 3, 5, 3, [1, 1, 1, 1], [1, 1], True, True, np.uint8,
+               bias_factor=1.37)
     # sx / sy = 1.5 over 9 positions: window sums of 3 (mod 6) land on ties that no integer
     # multiplier rounds to even, so this one keeps the float path.
     avgpool_model(out, "qdq_avgpool_tie_float", 19, np.uint8, False, scales=(3 / 128, 1 / 64), kernel_shape=[3, 3])

@@ -36,10 +36,10 @@ Halide::Expr quantize_value(Halide::Expr real, Halide::Expr scale, Halide::Expr 
 /// The value of a single-element input known at compile time (absent: 0); false otherwise.
 bool single_constant(const NodeContext &ctx, int input, double *value);
 
-/// clamp(rhe(acc * multiplier / 2^shift) + zp) in `out_type`: the product in int64, one shift
-/// rounding half to even.
+/// clamp(rhe((acc * multiplier + offset) / 2^shift) + zp) in `out_type`: the product and the
+/// offset (undefined or 0: none) in int64, one shift rounding half to even.
 Halide::Expr requantize_integer(Halide::Expr acc, Halide::Expr multiplier, int shift, const QuantRange &out,
-                                int out_type);
+                                int out_type, Halide::Expr offset = Halide::Expr());
 
 /// Input type checks: which inputs must be 8-bit quantized, float, or int32.
 CheckFn check_types(std::vector<int> quantized, std::vector<int> floats, std::vector<int> int32s = {});

@@ -85,8 +85,9 @@ bool single_constant(const NodeContext &ctx, int input, double *value) {
     return true;
 }
 
-Expr requantize_integer(Expr acc, Expr multiplier, int shift, const QuantRange &out, int out_type) {
+Expr requantize_integer(Expr acc, Expr multiplier, int shift, const QuantRange &out, int out_type, Expr offset) {
     Expr prod = Halide::cast<int64_t>(acc) * Halide::cast<int64_t>(multiplier);
+    if (offset.defined() && !Halide::Internal::is_const_zero(offset)) prod = prod + Halide::cast<int64_t>(offset);
     Expr half = Expr((int64_t(1) << (shift - 1)) - 1);
     Expr q = (prod + half + ((prod >> shift) & Expr(int64_t(1)))) >> shift;
     q = Halide::clamp(q + Expr(out.zero_point), Expr(out.qmin), Expr(out.qmax));
@@ -236,12 +237,26 @@ void convert_matmul_integer(NodeContext &ctx) {
     ctx.set_output(0, acc.func, acc.shape, TensorProto::INT32);
 }
 
+// The scale of QLinearConv's bias per output channel when fuse_qdq carried the QDQ graph's own
+// (attribute flowhls_bias_scale, one value or one per channel); empty: the product sx * sw[m]
+// QLinearConv specifies.
+const char *const kBiasScale = "flowhls_bias_scale";
+
+std::vector<float> bias_scales(const NodeContext &ctx, int64_t maps) {
+    std::vector<float> s = ctx.attr_floats(kBiasScale);
+    if (!s.empty() && s.size() != 1 && s.size() != static_cast<size_t>(maps)) {
+        ctx.invalid(std::string("attribute ") + kBiasScale + " needs one value or one per output channel");
+    }
+    return s;
+}
+
 // Integer requantization of QLinearConv's accumulator per output channel, when every scale,
 // zero point, the weights and the bias are constants and integer_requantization proves the
-// integer multiply and shift equal to the real-number result for each channel's reachable
-// accumulators. Returns false (keeping the float path) otherwise.
+// integer multiply and shift (plus, for a bias with its own scale, a per-channel offset) equal
+// to the real-number result for each channel's reachable accumulators. Returns false (keeping
+// the float path) otherwise.
 struct ChannelRequant {
-    std::vector<int64_t> multipliers;
+    std::vector<int64_t> multipliers, offsets;
     int shift = 0;
     QuantRange out;
 };
@@ -260,6 +275,7 @@ bool conv_integer_requant(const NodeContext &ctx, int64_t maps, ChannelRequant *
     std::vector<double> wv = ctx.constant_doubles(3), wsv = ctx.constant_doubles(4);
     std::vector<double> wzp = ctx.has_input(5) ? ctx.constant_doubles(5) : std::vector<double>{0.0};
     std::vector<double> bias = ctx.has_input(8) ? ctx.constant_doubles(8) : std::vector<double>(maps, 0.0);
+    std::vector<float> sb = bias_scales(ctx, maps);
     for (size_t n : {wsv.size(), wzp.size()}) {
         if (n != 1 && n != static_cast<size_t>(maps)) {
             ctx.invalid("w_scale and w_zero_point need one value or one per output channel");
@@ -284,31 +300,61 @@ bool conv_integer_requant(const NodeContext &ctx, int64_t maps, ChannelRequant *
     }
     // One shift for every channel (the smallest any channel needs), then each channel proven.
     auto scale_of = [&](int64_t m) { return static_cast<float>(wsv[wsv.size() == 1 ? 0 : m]); };
+    std::vector<BiasScale> bias_terms;
+    for (int64_t m = 0; m < maps && !sb.empty(); m++) {
+        bias_terms.push_back({static_cast<int64_t>(bias[m]), sb[sb.size() == 1 ? 0 : m]});
+    }
+    auto bias_of = [&](int64_t m) { return bias_terms.empty() ? nullptr : &bias_terms[m]; };
     int shift = 64;
     std::string why;
     for (int64_t m = 0; m < maps; m++) {
         IntegerRequant r;
-        if (!integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m], cr->out,
-                                    &r, &why)) {
-            return false;
+        // A channel not proven at its own shift is tried at the larger shared ones below.
+        if (integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m], cr->out,
+                                   &r, &why, 0, 1, bias_of(m))) {
+            shift = std::min(shift, r.shift);
         }
-        shift = std::min(shift, r.shift);
     }
-    cr->shift = shift;
-    for (int64_t m = 0; m < maps; m++) {
-        IntegerRequant r;
-        if (!integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m], cr->out,
-                                    &r, &why, shift)) {
-            return false;
+    if (shift > 62) return false;
+    // Each further bit of shift halves the error of M and D: a channel whose reachable
+    // accumulator lies too near a rounding tie at the smallest shift may be proven at a larger
+    // one (its multiplier then from 2^31 up; integer_requantization keeps the int64 in range).
+    for (int s = shift; s <= std::min(shift + 16, 62); s++) {
+        cr->multipliers.clear();
+        cr->offsets.clear();
+        for (int64_t m = 0; m < maps; m++) {
+            IntegerRequant r;
+            if (!integer_requantization(static_cast<float>(sx), scale_of(m), static_cast<float>(sy), lo[m], hi[m],
+                                        cr->out, &r, &why, s, 1, bias_of(m))) {
+                break;
+            }
+            cr->multipliers.push_back(r.multiplier);
+            cr->offsets.push_back(r.offset);
         }
-        cr->multipliers.push_back(r.multiplier);
+        if (static_cast<int64_t>(cr->multipliers.size()) == maps) {
+            cr->shift = s;
+            return true;
+        }
     }
-    return true;
+    return false;
+}
+
+// A per-channel constant: an int64 literal when every channel's is equal, else a ROM of T
+// indexed by `channel`.
+template <typename T>
+Expr per_channel_constant(NodeContext &ctx, const std::string &name, const std::vector<int64_t> &values,
+                          int elem_type, const Var &channel) {
+    if (std::all_of(values.begin(), values.end(), [&](int64_t v) { return v == values[0]; })) return Expr(values[0]);
+    Halide::Buffer<T> table(static_cast<int>(values.size()));
+    for (size_t m = 0; m < values.size(); m++) table(static_cast<int>(m)) = static_cast<T>(values[m]);
+    return ctx.constant(name, table, {static_cast<int64_t>(values.size())}, elem_type).at({channel});
 }
 
 // QLinearConv: the int32 sum of (x - zx) * (w - zw[m]) + B[m], requantized to y_scale /
 // y_zero_point by the integer multiply and shift when proven exact, else in float as
-// rhe(float(acc) * (x_scale * w_scale[m] / y_scale)).
+// rhe(float(acc) * (x_scale * w_scale[m] / y_scale)). A bias with its own scale sb[m]
+// (flowhls_bias_scale) is requantized at that scale: exactly, rhe((acc - B) * sx * sw / sy +
+// B * sb / sy); in float, rhe((float(acc - B) * (sx * sw) + float(B) * sb) / sy).
 void convert_qlinear_conv(NodeContext &ctx) {
     Tensor x = centered(ctx, ctx.input(0), 2, 1, "x");
     Tensor w = centered(ctx, ctx.input(3), 5, 0, "w");
@@ -323,21 +369,26 @@ void convert_qlinear_conv(NodeContext &ctx) {
     Func y = ctx.func("requant");
     ChannelRequant cr;
     if (conv_integer_requant(ctx, maps, &cr)) {
-        bool uniform = std::all_of(cr.multipliers.begin(), cr.multipliers.end(),
-                                   [&](int64_t m) { return m == cr.multipliers[0]; });
-        Expr mult = Expr(cr.multipliers[0]);
-        if (!uniform) {
-            Halide::Buffer<int32_t> table(static_cast<int>(maps));
-            for (int64_t m = 0; m < maps; m++) table(static_cast<int>(m)) = static_cast<int32_t>(cr.multipliers[m]);
-            mult = ctx.constant("multiplier", table, {maps}, TensorProto::INT32).at({v[1]});
-        }
-        define(y, v, requantize_integer(sum, mult, cr.shift, cr.out, out_type));
+        bool narrow = *std::max_element(cr.multipliers.begin(), cr.multipliers.end()) < (int64_t(1) << 31);
+        Expr mult = narrow ? per_channel_constant<int32_t>(ctx, "multiplier", cr.multipliers, TensorProto::INT32, v[1])
+                           : per_channel_constant<int64_t>(ctx, "multiplier", cr.multipliers, TensorProto::INT64, v[1]);
+        Expr offset = per_channel_constant<int64_t>(ctx, "bias_offset", cr.offsets, TensorProto::INT64, v[1]);
+        define(y, v, requantize_integer(sum, mult, cr.shift, cr.out, out_type, offset));
     } else {
         Tensor out = x;  // w_scale holds one value or one per output channel (axis 1)
         out.shape = acc.shape;
         Expr sx = per_axis(ctx, 1, out, 1, index), sw = per_axis(ctx, 4, out, 1, index);
         Expr sy = per_axis(ctx, 6, out, 1, index), zy = zero_point_at(ctx, 7, out, 1, index);
-        define(y, v, quantize_value(Halide::cast<float>(sum) * ((sx * sw) / sy), Expr(), zy, out_type));
+        std::vector<float> sb = bias_scales(ctx, maps);
+        Expr real = Halide::cast<float>(sum) * ((sx * sw) / sy);
+        if (!sb.empty() && ctx.has_input(8)) {
+            Halide::Buffer<float> table(static_cast<int>(maps));
+            for (int64_t m = 0; m < maps; m++) table(static_cast<int>(m)) = sb[sb.size() == 1 ? 0 : m];
+            Expr scale = ctx.constant("bias_scale", table, {maps}, TensorProto::FLOAT).at({v[1]});
+            Expr b = ctx.input(8).at({v[1]});
+            real = (Halide::cast<float>(sum - b) * (sx * sw) + Halide::cast<float>(b) * scale) / sy;
+        }
+        define(y, v, quantize_value(real, Expr(), zy, out_type));
     }
     ctx.set_output(0, y, acc.shape, out_type);
 }
