@@ -17,6 +17,7 @@ namespace {
 
 struct ScheduledFilter {
     FilterEstimate estimate;
+    UnitDemand units;
     int64_t tail = 0;
     std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
@@ -36,7 +37,10 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     out.estimate.loops = s.loops;
     out.estimate.operations = s.operations;
     out.estimate.executed = s.executed;
-    out.estimate.resources = filter_resources(s, filter.locals, device);
+    // A filter inlined into a sequential top function is loops of that function, not a function.
+    bool own_function = !(filter.inline_function && !graph.dataflow.legal);
+    out.estimate.resources = filter_resources(s, filter.locals, device, own_function);
+    out.units = filter_units(s);
     out.tail = s.tail;
     out.windows = s.windows;
     return out;
@@ -53,8 +57,10 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     DesignEstimate d;
     d.dataflow = graph.dataflow.legal;
     std::vector<ProcessTiming> timing;
+    std::vector<UnitDemand> inlined_units;
     for (const Filter &filter : graph.filters) {
         ScheduledFilter f = schedule_one(graph, filter, device, options);
+        inlined_units.push_back(filter.inline_function && !d.dataflow ? f.units : UnitDemand());
         d.total.dsp += f.estimate.resources.dsp;
         d.total.lut += f.estimate.resources.lut;
         d.total.ff += f.estimate.resources.ff;
@@ -67,6 +73,18 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     d.latency = t.latency;
     d.interval = t.interval;
     d.stalled_latency = t.stalled_latency;
+    // The filters inlined into a sequential top are loops of one function: they share their
+    // operator instances where they do not run at once (each counted alone above).
+    Resources shared = unit_resources(shared_units(inlined_units, t.start, t.finish), device);
+    for (const UnitDemand &u : inlined_units) {
+        Resources alone = unit_resources(u, device);
+        shared.dsp -= alone.dsp;
+        shared.lut -= alone.lut;
+        shared.ff -= alone.ff;
+    }
+    d.total.dsp += shared.dsp;
+    d.total.lut += shared.lut;
+    d.total.ff += shared.ff;
     // Buffers between filters and ROMs.
     for (const Buffer &b : graph.buffers) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {

@@ -166,6 +166,14 @@ TEST(Cli, ProblemSizes) {
     expect_clean_failure("compile -e gemm --size mini -o " + (dir / "out"), "example 'gemm' has one fixed size", dir);
     expect_clean_failure("compile -e pb_gemm -s hida --size mini -o " + (dir / "out"),
                          "pb_gemm's ScaleHLS/HIDA design tiles i by 4 and 10, j by 10 and k by 3: dataset mini", dir);
+    expect_clean_failure("compile -e pb_2mm -s scalehls --size mini -o " + (dir / "out"),
+                         "pb_2mm's ScaleHLS design tiles i by 12, j and l by 10: dataset mini (16 x 18 x 22 x 24) is "
+                         "not a multiple of them",
+                         dir);
+    expect_clean_failure("compile -e pb_3mm -s hida --size small -o " + (dir / "out"),
+                         "pb_3mm's HIDA design tiles E by 12 x 10, F by 10 x 6, G by 9 x 6, k by 2 in F and G: dataset "
+                         "small (40 x 50 x 60 x 70 x 80)",
+                         dir);
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;

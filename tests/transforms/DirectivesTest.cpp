@@ -172,6 +172,25 @@ TEST(Directives, TwoDimensionalPartitionKeepsTheShapeAndSimulates) {
     EXPECT_TRUE(has(k, "][")) << k;
 }
 
+// A cyclic partition of the rows alone (the outermost dimension) cannot be expressed on the
+// flattened array: the array keeps its shape, partitioned in that dimension only.
+TEST(Directives, CyclicPartitionOfTheRowsKeepsTheShapeAndSimulates) {
+    test::TempDir dir;
+    write(dir / "d.json", R"({"A": {"interface": "bram", "partition": [{"dim": 1, "type": "cyclic", "factor": 4}]}})");
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile --example gemm --schedule root --directives " + (dir / "d.json") + " -o " +
+                                    (dir / "g") + " --csim",
+                                &out),
+              0)
+        << out;
+    EXPECT_TRUE(has(out, "csim: PASS")) << out;
+    std::string k = test::read_file(dir / "g/kernel.cpp");
+    EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=cyclic factor=4 dim=1\n")) << k;
+    EXPECT_FALSE(has(k, "variable=A type=cyclic factor=4 dim=2")) << k;
+    EXPECT_TRUE(has(k, "const float A[32][32]")) << k;
+    EXPECT_TRUE(has(test::read_file(dir / "g/graph.txt"), "cyclic 4 of dimension 1 (4 banks; the array keeps its shape)"));
+}
+
 TEST(Directives, DataflowOffRemovesThePragmaAndSaysWhy) {
     test::TempDir dir;
     write(dir / "d.json", R"({"unsharp": {"dataflow": false}})");
