@@ -23,6 +23,9 @@ struct CompileOptions {
     /// FPGA part (see devices/) and clock the scripts and the QoR estimate use.
     std::string device = "xc7z020";
     double clock_mhz = 100.0;
+    /// Resource budget ("dsp=2000,bram=60%", see `flowhls compile --help`); when set, a design
+    /// whose estimate exceeds it is refused (an error, nothing written). "" = no budget.
+    std::string budget;
     /// Placement of constant inputs (weights).
     WeightPlacement weights = WeightPlacement::Auto;
     /// Vitis: two int8 MACs of adjacent iterations sharing an operand computed with one wide

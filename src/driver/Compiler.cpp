@@ -6,6 +6,7 @@
 #include "analysis/Device.h"
 #include "analysis/BambuTiming.h"
 #include "analysis/QorEstimator.h"
+#include "dse/Budget.h"
 #include "emit/HtmlReport.h"
 #include "emit/PrepareEmission.h"
 #include "emit/ProjectReport.h"
@@ -318,6 +319,18 @@ void summarize(const FilterGraph &graph, const ProjectEstimates &estimates, cons
                   estimate.total.lut <= device.capacity.lut && estimate.total.ff <= device.capacity.ff;
 }
 
+// Contract: throws flowhls::Error naming every resource `used` (the estimate) takes beyond
+// `budget`; returns when the design fits.
+void refuse_over_budget(const Resources &used, const Resources &budget, const Device &device) {
+    std::vector<std::string> over = dse::over_budget(used, budget);
+    if (over.empty()) return;
+    std::string list;
+    for (const std::string &o : over) list += (list.empty() ? "" : ", ") + o;
+    throw Error("the design does not fit the budget on " + device.part + " (estimated " + list + "; budget " +
+                dse::budget_text(budget) + "); nothing was written (without --budget the report shows where the "
+                "resources go)");
+}
+
 }  // namespace
 
 CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
@@ -328,11 +341,14 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     Device device = load_device(options.device, options.clock_mhz);
     // A part PandA-Bambu has no characterization of is refused before any work.
     if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
+    std::optional<Resources> budget;
+    if (!options.budget.empty()) budget = dse::parse_budget(options.budget, device);
     std::vector<std::string> interface_names;
     FilterGraph graph = pack_dsp(compile_graph(program, options, device, &interface_names), options, device);
 
     ProjectEstimates estimates;
     std::vector<EmittedFile> files = code_and_report_files(graph, program, options, device, out.staging_path(), estimates);
+    if (budget) refuse_over_budget(estimates.design.total, *budget, device);
     for (EmittedFile &f : test_data_files(graph, program, options, interface_names)) files.push_back(std::move(f));
 
     CompileResult result;

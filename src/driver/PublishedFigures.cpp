@@ -2,6 +2,7 @@
 #include "driver/PublishedFigures.h"
 #include "flowhls/Error.h"
 #include "support/EmbeddedFiles.h"
+#include "support/Text.h"
 
 #include <fstream>
 #include <sstream>
@@ -15,15 +16,7 @@ CsvTable parse_csv(const std::string &text) {
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;
-        std::vector<std::string> cells;
-        size_t start = 0;
-        while (true) {
-            size_t comma = line.find(',', start);
-            cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-        rows.push_back(cells);
+        rows.push_back(split_fields(line, ','));
     }
     return rows;
 }

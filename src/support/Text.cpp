@@ -1,4 +1,4 @@
-// one_line: folding and escaping text for one-line messages.
+// one_line: folding and escaping text for one-line messages; split_fields.
 #include "support/Text.h"
 
 #include <cstdio>
@@ -70,6 +70,16 @@ std::string one_line(const std::string &text) {
         i++;
     }
     return out;
+}
+
+std::vector<std::string> split_fields(const std::string &text, char sep) {
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for (size_t at; (at = text.find(sep, start)) != std::string::npos; start = at + 1) {
+        fields.push_back(text.substr(start, at - start));
+    }
+    fields.push_back(text.substr(start));
+    return fields;
 }
 
 }  // namespace flowhls

@@ -1,7 +1,8 @@
-// Text for messages: one line, printable bytes only.
+// Text for messages (one line, printable bytes only) and splitting text into fields.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace flowhls {
 
@@ -10,5 +11,9 @@ namespace flowhls {
 /// space, other control bytes and bytes that are not valid UTF-8 are written as \xNN. Valid
 /// UTF-8 is kept.
 std::string one_line(const std::string &text);
+
+/// The fields of `text` between the separators `sep`: n separators give n + 1 fields, empty
+/// ones included ("a,,b" -> a, "", b; "" -> one empty field).
+std::vector<std::string> split_fields(const std::string &text, char sep);
 
 }  // namespace flowhls

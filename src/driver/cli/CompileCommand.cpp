@@ -26,7 +26,7 @@ struct CompileArgs {
     bool no_fold_bn = false, no_fuse_qdq = false, specialize = false;
     uint64_t seed = 1;
     bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
-    std::string device = "xc7z020";
+    std::string device = "xc7z020", budget;
     double clock_mhz = 100.0;
     std::vector<std::string> dump_after, disabled;
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
@@ -131,6 +131,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     o.dsp_packing = !a.no_dsp_packing;
     o.device = a.device;
     o.clock_mhz = a.clock_mhz;
+    o.budget = a.budget;
     o.dump_graph = a.dump_graph;
     o.dump_after = a.dump_after;
     o.disabled_passes = a.disabled;
@@ -257,6 +258,10 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
         ->transform(byte_size())
         ->type_name("SIZE");
     c->add_option("--clock", a.clock_mhz, "clock frequency in MHz")->check(number_in(1.0, 10000.0))->capture_default_str();
+    c->add_option("--budget", a.budget,
+                  "refuse a design whose estimate exceeds this budget: dsp=N,bram=N,uram=N,lut=N,ff=N, each a count "
+                  "or a percentage of the part (dsp=50%); resources not named: 80% of the part; one PERCENT% sets all")
+        ->type_name("BUDGET");
     c->add_flag("--report", a.report, "print the QoR estimate (always written to report.txt and report.json)");
     c->add_flag("--dump-graph", a.dump_graph, "print the filter graph after extraction and at the end");
     c->add_option("--dump-after", a.dump_after, "print the graph after this pass ('all': every pass)")

@@ -1,6 +1,8 @@
 // bambu_device_name: maps a part of the device library to a device PandA-Bambu characterized.
 #include "emit/bambu/BambuDevices.h"
+
 #include "flowhls/Error.h"
+#include "support/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,12 +24,7 @@ bool xilinx(const std::string &name) { return name.rfind("xc", 0) == 0; }
 DeviceName split(std::string name) {
     DeviceName d;
     if (name.find(',') != std::string::npos) {  // "xc7z020,-1,clg400,VVD"
-        std::vector<std::string> parts;
-        size_t start = 0;
-        for (size_t comma; (comma = name.find(',', start)) != std::string::npos; start = comma + 1) {
-            parts.push_back(name.substr(start, comma - start));
-        }
-        parts.push_back(name.substr(start));
+        std::vector<std::string> parts = split_fields(name, ',');
         d.die = parts[0];
         if (parts.size() > 1) d.speed = parts[1].substr(parts[1].rfind('-', 0) == 0 ? 1 : 0);
         if (parts.size() > 2) d.package = parts[2];
