@@ -17,8 +17,8 @@ namespace {
 
 struct ScheduledFilter {
     FilterEstimate estimate;
-    int64_t tail = 0;
     UnitDemand units;
+    int64_t tail = 0;
     int calls = 0;
     std::map<std::string, std::pair<int64_t, int64_t>> windows;
 };
@@ -38,34 +38,14 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     out.estimate.loops = s.loops;
     out.estimate.operations = s.operations;
     out.estimate.executed = s.executed;
-    out.estimate.resources = filter_resources(s, filter.locals, device);
+    // A filter inlined into a sequential top function is loops of that function, not a function.
+    bool own_function = !(filter.inline_function && !graph.dataflow.legal);
+    out.estimate.resources = filter_resources(s, filter.locals, device, own_function);
+    out.units = filter_units(s);
     out.tail = s.tail;
-    out.units = operator_units(s);
     out.calls = s.calls;
     out.windows = s.windows;
     return out;
-}
-
-// The filters inlined into a sequential top function become loops of that function, which run
-// one after another and share operator instances as the regions of one filter do (the corpus's
-// HIDA atax: 30 fmul and 30 fadd shared by its two loop nests, 155 DSP where unshared
-// instances would take 250): `total` less the instances beyond the most any of them needs.
-Resources share_inlined_units(const std::vector<UnitDemand> &inlined, Resources total, const Device &device) {
-    UnitDemand sum, most;
-    for (const UnitDemand &units : inlined) {
-        for (const auto &kv : units) {
-            sum[kv.first] += kv.second;
-            most[kv.first] = std::max(most[kv.first], kv.second);
-        }
-    }
-    for (const auto &kv : sum) {
-        const OperatorCost &c = device.op(kv.first);
-        int64_t saved = kv.second - most[kv.first];
-        total.dsp -= saved * c.dsp;
-        total.lut -= saved * c.lut;
-        total.ff -= saved * c.ff;
-    }
-    return total;
 }
 
 }  // namespace
@@ -79,10 +59,11 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     DesignEstimate d;
     d.dataflow = graph.dataflow.legal;
     std::vector<ProcessTiming> timing;
-    std::vector<UnitDemand> inlined;  // the operator instances of each filter inlined into a sequential top
+    std::vector<UnitDemand> inlined_units;  // of each filter inlined into a sequential top (else none)
     int64_t inlined_calls = 0, inlined_cycles = 0;
     for (const Filter &filter : graph.filters) {
         ScheduledFilter f = schedule_one(graph, filter, device, options);
+        inlined_units.push_back(filter.inline_function && !d.dataflow ? f.units : UnitDemand());
         d.total.dsp += f.estimate.resources.dsp;
         d.total.lut += f.estimate.resources.lut;
         d.total.ff += f.estimate.resources.ff;
@@ -90,20 +71,31 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
         d.total.uram += f.estimate.resources.uram;
         timing.push_back({f.estimate.latency, f.tail, f.windows});
         if (filter.inline_function && !graph.dataflow.legal) {
-            inlined.push_back(f.units);
             // Its modules are called by the top function, which counts the calls once for all.
             inlined_calls += f.calls;
             inlined_cycles -= call_cycles(f.calls);
         }
         d.filters.push_back(f.estimate);
     }
-    d.total = share_inlined_units(inlined, d.total, device);
     DesignTiming t = compose_design(graph, timing);
     // The modules of the inlined filters are called by the top function.
     inlined_cycles += call_cycles(inlined_calls);
     d.latency = t.latency + inlined_cycles;
     d.interval = t.interval + inlined_cycles;
     d.stalled_latency = t.stalled_latency + inlined_cycles;
+    // The filters inlined into a sequential top are loops of one function: they share their
+    // operator instances where they do not run at once (each counted alone above); the corpus's
+    // HIDA atax: 30 fmul and 30 fadd shared by its two loop nests, 155 DSP, not 250.
+    Resources shared = unit_resources(shared_units(inlined_units, t.start, t.finish), device);
+    for (const UnitDemand &u : inlined_units) {
+        Resources alone = unit_resources(u, device);
+        shared.dsp -= alone.dsp;
+        shared.lut -= alone.lut;
+        shared.ff -= alone.ff;
+    }
+    d.total.dsp += shared.dsp;
+    d.total.lut += shared.lut;
+    d.total.ff += shared.ff;
     // Buffers between filters and ROMs.
     for (const Buffer &b : graph.buffers) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {

@@ -1,4 +1,4 @@
-// filter_resources: operator instances, control logic and local storage of one filter.
+// filter_resources: operator instances, control logic and local storage of one filter; shared_units.
 #include "analysis/ResourceModel.h"
 #include "analysis/MemoryModel.h"
 
@@ -6,7 +6,7 @@
 
 namespace flowhls {
 
-UnitDemand operator_units(const FilterSchedule &schedule) {
+UnitDemand filter_units(const FilterSchedule &schedule) {
     // The regions of a function run one after another and share the instances: the function
     // needs the most any region needs of each kind.
     UnitDemand units;
@@ -21,23 +21,43 @@ UnitDemand operator_units(const FilterSchedule &schedule) {
     return units;
 }
 
-Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,
-                           const Device &device) {
+Resources unit_resources(const UnitDemand &units, const Device &device) {
     Resources r;
-    UnitDemand units = operator_units(schedule);
     for (const auto &kv : units) {
         const OperatorCost &c = device.op(kv.first);
         r.dsp += kv.second * c.dsp;
         r.lut += kv.second * c.lut;
         r.ff += kv.second * c.ff;
     }
+    return r;
+}
+
+UnitDemand shared_units(const std::vector<UnitDemand> &units, const std::vector<int64_t> &start,
+                        const std::vector<int64_t> &finish) {
+    UnitDemand shared;
+    // The most filters running at once start together with one of them.
+    for (size_t k = 0; k < units.size(); k++) {
+        UnitDemand now;
+        for (size_t i = 0; i < units.size(); i++) {
+            bool running = i == k || (start[i] <= start[k] && start[k] < finish[i]);
+            if (!running) continue;
+            for (const auto &kv : units[i]) now[kv.first] += kv.second;
+        }
+        for (const auto &kv : now) shared[kv.first] = std::max(shared[kv.first], kv.second);
+    }
+    return shared;
+}
+
+Resources filter_resources(const FilterSchedule &schedule, const std::vector<LocalBuffer> &locals,
+                           const Device &device, bool own_function) {
+    Resources r = unit_resources(filter_units(schedule), device);
     r.dsp += schedule.index_multipliers;
     auto add = [&](const std::string &what, int64_t count) {
         ControlCost c = device.control_cost(what);
         r.lut += count * c.lut;
         r.ff += count * c.ff;
     };
-    add("function", 1);
+    if (own_function) add("function", 1);
     add("index_multiplier", schedule.index_multipliers);
     // Address and data registers of each load and store in the code.
     for (const char *m : {"load", "store"}) {

@@ -55,6 +55,7 @@ std::vector<ExampleSchedule> polybench_schedules(const std::string &kernel) {
                  }});
     for (ExampleSchedule &e : streamhls_schedules(kernel)) s.push_back(e);
     for (ExampleSchedule &e : hida_schedules(kernel)) s.push_back(e);
+    for (ExampleSchedule &e : hida_mm_schedules(kernel)) s.push_back(e);
     return s;
 }
 

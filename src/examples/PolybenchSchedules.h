@@ -28,4 +28,9 @@ std::vector<ExampleSchedule> streamhls_schedules(const std::string &kernel);
 /// bank by bank (flowhls arrays are one-dimensional; docs/calibration.md).
 std::vector<ExampleSchedule> hida_schedules(const std::string &kernel);
 
+/// The HIDA and ScaleHLS designs of 2mm and 3mm (schedules `hida` and `scalehls`; none for the
+/// other kernels): the tools' loop order, tiling and sums, arrays partitioned on rows and
+/// columns keeping their shape, each nest's filter inlined into one sequential top function.
+std::vector<ExampleSchedule> hida_mm_schedules(const std::string &kernel);
+
 }  // namespace flowhls

@@ -199,12 +199,13 @@ private:
             p.reason = "directive: " + what + ", as cyclic " + std::to_string(p.factor) + " of the flattened array";
             return p;
         }
-        if (d.dim == n - 1) {
-            if (d.partition == PartitionKind::Cyclic) {
-                fail(d, "a cyclic partition of the outermost dimension " + std::to_string(d.dim) + " of '" + name +
-                            "' cannot be expressed on its flattened array" + flat +
-                            ": use a block or complete partition of it, or a cyclic partition of dimension 0");
-            }
+        // A cyclic partition of another dimension than 0 (Vitis's rows of a matrix), or a complete
+        // one of a middle dimension: the array keeps its shape, partitioned in that dimension.
+        bool middle = d.dim != n - 1;
+        if (d.partition == PartitionKind::Cyclic || (middle && d.partition == PartitionKind::Complete)) {
+            return multi_dimensional({d}, name, dims);
+        }
+        if (!middle) {
             // The outermost index is i / (size / extent): blocks of whole slices.
             p.kind = PartitionKind::Block;
             p.factor = d.partition == PartitionKind::Complete ? extent : d.value;
@@ -212,10 +213,9 @@ private:
             return p;
         }
         (void)size;
-        fail(d, "a partition of the middle dimension " + std::to_string(d.dim) + " of '" + name +
+        fail(d, "a block partition of the middle dimension " + std::to_string(d.dim) + " of '" + name +
                     "' cannot be expressed on its flattened array" + flat +
-                    ": only dimension 0 (cyclic, complete), the outermost dimension " + std::to_string(n - 1) +
-                    " (block, complete) or the whole array (complete) can be partitioned");
+                    ": a middle dimension can be partitioned cyclically or completely (the array keeps its shape)");
     }
 
     // The partition of several dimensions the directives `ds` (one per dimension) ask for on an
@@ -359,7 +359,8 @@ private:
         std::set<std::string> filters;
         for (Filter &f : g.filters) {
             filters.insert(f.name);
-            if (f.name == name) {
+            // A filter is named by its Func's base name (Halide's "D_out$1" is filter D_out).
+            if (f.name == name || f.name == halide_base_name(name)) {
                 f.inline_function = true;
                 return;
             }

@@ -278,7 +278,8 @@ TEST(QorDirectives, FiltersInlinedIntoASequentialTopShareOperators) {
     for (Filter &f : g.filters) f.inline_function = true;
     DesignEstimate inlined = estimate_design(g, d, QorOptions());
     EXPECT_EQ(separate.total.dsp - inlined.total.dsp, fmul.dsp);
-    EXPECT_EQ(separate.total.lut - inlined.total.lut, fmul.lut);
+    // ... and they are no functions of their own.
+    EXPECT_EQ(separate.total.lut - inlined.total.lut, fmul.lut + 2 * d.control_cost("function").lut);
     // The top function calls the two loops' modules itself: 2 cycles per call, less one.
     EXPECT_EQ(inlined.latency, separate.latency + 3);
     // In a dataflow region the processes run at once: nothing is shared.
@@ -407,6 +408,44 @@ DesignEstimate small_estimate(const Device &d) {
     po.verify_each = true;
     run_pipeline(g, po);
     return estimate_design(g, d, QorOptions());
+}
+
+// Three filters in a sequential top: X = 1.5 A and Y = 1.5 B are independent (they run at
+// once), Z = X Y runs after both. Each pipelined loop needs one multiplier.
+FilterGraph three_products(bool inlined) {
+    FilterGraph g;
+    g.name = "products";
+    for (const char *n : {"A", "B"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32}, BufferKind::Input, {}, {}});
+    for (const char *n : {"X", "Y", "Z"}) g.buffers.push_back(Buffer{n, Halide::Float(32), {32}, BufferKind::Output, {}, {}});
+    bram_ports(g);
+    g.args = {"A", "B", "X", "Y", "Z"};
+    Expr i = var("i");
+    g.filters.push_back(Filter{"X", "compute_X", loop("i", 32, store("X", load("A", i) * 1.5f, i)), {}, {}, {}, "", {}});
+    g.filters.push_back(Filter{"Y", "compute_Y", loop("i", 32, store("Y", load("B", i) * 1.5f, i)), {}, {}, {}, "", {}});
+    g.filters.push_back(
+        Filter{"Z", "compute_Z", loop("i", 32, store("Z", load("X", i) * load("Y", i), i)), {}, {}, {}, "", {}});
+    for (Filter &f : g.filters) f.inline_function = inlined;
+    recompute_edges(g);
+    return g;
+}
+
+// Filters inlined into a sequential top are loops of one function: Vitis shares their
+// operators where they do not run at once (X and Y overlap: two multipliers; Z reuses one),
+// and they are no functions of their own. Not inlined, each filter has its own.
+TEST(QorDirectives, InlinedFiltersShareOperatorsWhenTheyDoNotOverlap) {
+    Device d = load_device("xcu280", 300);
+    DesignEstimate apart = estimate_design(three_products(false), d, QorOptions());
+    DesignEstimate inlined = estimate_design(three_products(true), d, QorOptions());
+    int fmul = d.op("fmul").dsp;
+    ASSERT_GT(fmul, 0);
+    EXPECT_EQ(apart.total.dsp, 3 * fmul);
+    EXPECT_EQ(inlined.total.dsp, 2 * fmul);
+    // The top function calls the three loops' modules itself: 2 cycles per call, less one.
+    EXPECT_EQ(inlined.latency, apart.latency + 5);
+    EXPECT_EQ(apart.total.lut - inlined.total.lut, d.op("fmul").lut + 3 * d.control_cost("function").lut);
+    // Each filter's own figure counts its operators alone.
+    ASSERT_EQ(inlined.filters.size(), 3u);
+    EXPECT_EQ(inlined.filters[2].resources.dsp, fmul);
 }
 
 TEST(QorReport, TextGolden) {

@@ -170,6 +170,14 @@ TEST(Cli, ProblemSizes) {
                          "pb_atax's HIDA design tiles i by 30 and j by 10: dataset small (116 x 124)", dir);
     expect_clean_failure("compile -e pb_atax -s scalehls --size mini -o " + (dir / "out"),
                          "pb_atax's ScaleHLS design tiles i by 195 and j by 10: dataset mini (38 x 42)", dir);
+    expect_clean_failure("compile -e pb_2mm -s scalehls --size mini -o " + (dir / "out"),
+                         "pb_2mm's ScaleHLS design tiles i by 12, j and l by 10: dataset mini (16 x 18 x 22 x 24) is "
+                         "not a multiple of them",
+                         dir);
+    expect_clean_failure("compile -e pb_3mm -s hida --size small -o " + (dir / "out"),
+                         "pb_3mm's HIDA design tiles E by 12 x 10, F by 10 x 6, G by 9 x 6, k by 2 in F and G: dataset "
+                         "small (40 x 50 x 60 x 70 x 80)",
+                         dir);
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile -e pb_atax --size mini -o " + (dir / "atax") + " --csim", &out), 0) << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;

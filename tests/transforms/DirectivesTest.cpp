@@ -152,24 +152,40 @@ TEST(Directives, StreamDepthAndPingPongAreHonoured) {
     EXPECT_TRUE(has(graph, "channel: ping-pong \"ping-pong: ping_pong directive\"")) << graph;
 }
 
+// Compiles gemm's root schedule with the directives `json` into dir/g, simulates it (it must
+// pass) and returns the kernel source.
+std::string simulated_gemm_kernel(const test::TempDir &dir, const std::string &json) {
+    write(dir / "d.json", json);
+    std::string out;
+    int rc = test::run_flowhls(
+        "compile --example gemm --schedule root --directives " + (dir / "d.json") + " -o " + (dir / "g") + " --csim", &out);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_TRUE(has(out, "csim: PASS")) << out;
+    return test::read_file(dir / "g/kernel.cpp");
+}
+
 // Partitions of two dimensions of one array (any order): the array keeps its shape in the
 // kernel, gets one pragma per dimension, and simulates bit-exact.
 TEST(Directives, TwoDimensionalPartitionKeepsTheShapeAndSimulates) {
     test::TempDir dir;
-    write(dir / "d.json", R"({"A": {"interface": "bram", "partition": [{"dim": 1, "type": "cyclic", "factor": 2},
+    std::string k = simulated_gemm_kernel(dir, R"({"A": {"interface": "bram", "partition": [{"dim": 1, "type": "cyclic", "factor": 2},
         {"dim": 0, "type": "complete"}]}})");
-    std::string out;
-    ASSERT_EQ(test::run_flowhls("compile --example gemm --schedule root --directives " + (dir / "d.json") + " -o " +
-                                    (dir / "g") + " --csim",
-                                &out),
-              0)
-        << out;
-    EXPECT_TRUE(has(out, "csim: PASS")) << out;
-    std::string k = test::read_file(dir / "g/kernel.cpp");
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=complete dim=2\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=cyclic factor=2 dim=1\n")) << k;
     EXPECT_TRUE(has(k, "const float A[")) << k;
     EXPECT_TRUE(has(k, "][")) << k;
+}
+
+// A cyclic partition of the rows alone (the outermost dimension) cannot be expressed on the
+// flattened array: the array keeps its shape, partitioned in that dimension only.
+TEST(Directives, CyclicPartitionOfTheRowsKeepsTheShapeAndSimulates) {
+    test::TempDir dir;
+    std::string k = simulated_gemm_kernel(
+        dir, R"({"A": {"interface": "bram", "partition": [{"dim": 1, "type": "cyclic", "factor": 4}]}})");
+    EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=A type=cyclic factor=4 dim=1\n")) << k;
+    EXPECT_FALSE(has(k, "variable=A type=cyclic factor=4 dim=2")) << k;
+    EXPECT_TRUE(has(k, "const float A[32][32]")) << k;
+    EXPECT_TRUE(has(test::read_file(dir / "g/graph.txt"), "cyclic 4 of dimension 1 (4 banks; the array keeps its shape)"));
 }
 
 TEST(Directives, DataflowOffRemovesThePragmaAndSaysWhy) {
