@@ -48,6 +48,71 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     return out;
 }
 
+// Contract: adds to `d` the storage and control of the buffers between filters and the ROMs
+// (its channels), and the port interface of each bank of a block-RAM argument.
+void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate &d) {
+    for (const Buffer &b : graph.buffers) {
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
+            // The interface of each bank of a block-RAM argument.
+            if (channel_of(b).memory == MemoryKind::Port) {
+                ControlCost c = device.control_cost("port_bank");
+                int64_t banks = b.partition.enabled && b.partition.kind != PartitionKind::Complete
+                                    ? std::max<int64_t>(1, b.partition.factor)
+                                    : 1;
+                d.total.lut += banks * c.lut;
+                d.total.ff += banks * c.ff;
+            }
+            continue;
+        }
+        ChannelImplementation impl = channel_of(b);
+        ChannelEstimate c;
+        c.name = b.name;
+        c.kind = impl.kind;
+        c.reason = b.channel_reason;
+        if (impl.memory == MemoryKind::Fifo) {
+            c.words = b.stream_depth;
+            c.bram18k = fifo_bram18k(b.stream_depth, b.type.bits(), device);
+            ControlCost fifo = device.control_cost("fifo");
+            d.total.lut += fifo.lut;
+            d.total.ff += fifo.ff;
+        } else {
+            c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
+            if (!b.is_scalar()) {
+                Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
+                c.bram18k = st.bram18k * impl.copies;
+                c.uram = st.uram * impl.copies;
+                d.total.uram += c.uram;
+                d.total.ff += st.ff * impl.copies;
+                if (impl.copies > 1) {
+                    ControlCost pp = device.control_cost("ping_pong");
+                    d.total.lut += pp.lut;
+                    d.total.ff += pp.ff;
+                }
+            }
+        }
+        d.total.bram18k += c.bram18k;
+        d.channels.push_back(c);
+    }
+}
+
+// DSP efficiency of `d`: multiply-accumulates achieved per cycle over what the DSPs in use
+// could do, a MAC of a type costing the DSPs of its multiplier and adder (0 without any).
+double dsp_efficiency_of(const DesignEstimate &d, const Device &device) {
+    double macs = 0.0, dsp_per_mac = 0.0;
+    for (const FilterEstimate &f : d.filters) {
+        for (const auto &kv : f.executed) {
+            if (kv.first != "fmul" && kv.first != "dmul" && kv.first.rfind("imul", 0) != 0) continue;
+            macs += static_cast<double>(kv.second);
+            std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
+            int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);
+            dsp_per_mac = std::max(dsp_per_mac, static_cast<double>(cost));
+        }
+    }
+    if (d.interval <= 0 || d.total.dsp <= 0 || dsp_per_mac <= 0) return 0.0;
+    double achieved = macs / static_cast<double>(d.interval);
+    return std::min(1.0, achieved / (static_cast<double>(d.total.dsp) / dsp_per_mac));
+}
+
 }  // namespace
 
 FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, const Device &device,
@@ -96,65 +161,8 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     d.total.dsp += shared.dsp;
     d.total.lut += shared.lut;
     d.total.ff += shared.ff;
-    // Buffers between filters and ROMs.
-    for (const Buffer &b : graph.buffers) {
-        if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
-            // The interface of each bank of a block-RAM argument.
-            if (channel_of(b).memory == MemoryKind::Port) {
-                ControlCost c = device.control_cost("port_bank");
-                int64_t banks = b.partition.enabled && b.partition.kind != PartitionKind::Complete
-                                    ? std::max<int64_t>(1, b.partition.factor)
-                                    : 1;
-                d.total.lut += banks * c.lut;
-                d.total.ff += banks * c.ff;
-            }
-            continue;
-        }
-        ChannelImplementation impl = channel_of(b);
-        ChannelEstimate c;
-        c.name = b.name;
-        c.kind = impl.kind;
-        c.reason = b.channel_reason;
-        if (impl.memory == MemoryKind::Fifo) {
-            c.words = b.stream_depth;
-            c.bram18k = fifo_bram18k(b.stream_depth, b.type.bits(), device);
-            ControlCost fifo = device.control_cost("fifo");
-            d.total.lut += fifo.lut;
-            d.total.ff += fifo.ff;
-        } else {
-            c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
-            if (!b.is_scalar()) {
-                Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
-                c.bram18k = st.bram18k * impl.copies;
-                c.uram = st.uram * impl.copies;
-                d.total.uram += c.uram;
-                d.total.ff += st.ff * impl.copies;
-                if (impl.copies > 1) {
-                    ControlCost pp = device.control_cost("ping_pong");
-                    d.total.lut += pp.lut;
-                    d.total.ff += pp.ff;
-                }
-            }
-        }
-        d.total.bram18k += c.bram18k;
-        d.channels.push_back(c);
-    }
-    // DSP efficiency: multiply-accumulates achieved per cycle over what the DSPs in use
-    // could do, a MAC of a type costing the DSPs of its multiplier and adder.
-    double macs = 0.0, dsp_per_mac = 0.0;
-    for (const FilterEstimate &f : d.filters) {
-        for (const auto &kv : f.executed) {
-            if (kv.first != "fmul" && kv.first != "dmul" && kv.first.rfind("imul", 0) != 0) continue;
-            macs += static_cast<double>(kv.second);
-            std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
-            int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);
-            dsp_per_mac = std::max(dsp_per_mac, static_cast<double>(cost));
-        }
-    }
-    if (d.interval > 0 && d.total.dsp > 0 && dsp_per_mac > 0) {
-        double achieved = macs / static_cast<double>(d.interval);
-        d.dsp_efficiency = std::min(1.0, achieved / (static_cast<double>(d.total.dsp) / dsp_per_mac));
-    }
+    add_buffers(graph, device, d);
+    d.dsp_efficiency = dsp_efficiency_of(d, device);
     d.throughput = d.interval > 0 ? device.clock_mhz * 1e6 / static_cast<double>(d.interval) : 0.0;
     return d;
 }
