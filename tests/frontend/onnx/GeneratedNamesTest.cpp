@@ -70,9 +70,9 @@ TEST_F(Lenet5Names, ConvLoopsAreNamedAfterItsDimensionsAndTheNodeIsInAComment) {
     EXPECT_NE(conv.find("L_kx: for (int32_t kx = 0; kx < 5; kx++) {"), std::string::npos) << conv;
     // The stream it writes is the ONNX value's name without the op type.
     EXPECT_NE(conv.find("hls::stream<float> &conv2)"), std::string::npos) << conv;
-    // The graph records the node explicitly (graph.txt's origin line).
-    EXPECT_NE(graph->find("filter conv2 -> compute_conv2\n  origin \"ONNX node '/conv2/Conv' (Conv) -> "
-                          "'/conv2/Conv_output_0'\"\n"),
+    // The graph records the node explicitly (graph.txt's onnx line).
+    EXPECT_NE(graph->find("filter conv2 -> compute_conv2\n  onnx node \"/conv2/Conv\" op \"Conv\" outputs "
+                          "\"/conv2/Conv_output_0\" values \"/conv2/Conv_output_0\"\n"),
               std::string::npos)
         << *graph;
 }
