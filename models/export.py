@@ -6,6 +6,7 @@ with static shapes, and saved with a fixed input and PyTorch's output as an ONNX
 set: models/<name>/model.onnx and models/<name>/test_data_set_0/{input_0,output_0}.pb.
 
     /usr/bin/python3 models/export.py [--out DIR] [NAME ...]    (default: every model)
+    /usr/bin/python3 models/export.py --check-macs [NAME ...]  (HIDA variants: MACs vs HIDA's)
 """
 import argparse
 import os
@@ -17,6 +18,9 @@ from onnx import numpy_helper
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hida  # noqa: E402  (HIDA's model variants, next to this file)
 
 
 class LeNet5(nn.Module):
@@ -103,6 +107,7 @@ MODELS = {
     "vgg11": (lambda: torchvision_model("vgg11"), (1, 3, 224, 224)),
     "shufflenet_v2": (lambda: torchvision_model("shufflenet_v2"), (1, 3, 224, 224)),
 }
+MODELS.update(hida.MODELS)
 
 
 def randomize_batchnorm(model, gen):
@@ -251,12 +256,36 @@ def export_any(name, out_dir):
     (QUANTIZED[name] if name in QUANTIZED else export)(name, out_dir)
 
 
+def check_macs(names):
+    """Prints each HIDA variant's MACs beside the figure HIDA's table implies; 1 when one is off
+    by more than 1% (or is not a HIDA variant)."""
+    bad = 0
+    for n in names:
+        if n not in hida.EXPECTED_MACS:
+            print(f"{n}: not a HIDA variant (have: {', '.join(hida.EXPECTED_MACS)})")
+            bad += 1
+            continue
+        ctor, shape = MODELS[n]
+        macs, expected = hida.count_macs(ctor().eval(), shape), hida.EXPECTED_MACS[n]
+        error = macs / expected - 1
+        ok = abs(error) <= 0.01
+        bad += not ok
+        print(f"{n:15} {macs / 1e9:8.4f} GMAC  HIDA's figures imply {expected / 1e9:.4f}  "
+              f"({error * 100:+.2f}%) {'ok' if ok else 'OFF BY MORE THAN 1%'}")
+    return 1 if bad else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)), help="output directory")
     every = list(MODELS) + list(QUANTIZED)
     parser.add_argument("names", nargs="*", help="models to export (default: all): " + ", ".join(every))
+    parser.add_argument("--check-macs", action="store_true",
+                        help="count the MACs of HIDA's model variants against the figure HIDA's table implies "
+                             "(within 1%%); exports nothing")
     args = parser.parse_args()
+    if args.check_macs:
+        sys.exit(check_macs(args.names or list(hida.EXPECTED_MACS)))
     names = args.names or every
     for n in names:
         if n not in every:
