@@ -199,6 +199,15 @@ def quantizable_mlp():
     return QuantizedMlp(Mlp()).eval(), (4, 1, 28, 28), "model.fc3", 16
 
 
+def quantizable_hida(name, last):
+    """HIDA's variant `name` (models/hida.py) between quant stubs, Conv+ReLU fused; `last` is
+    its last quantized layer."""
+    ctor, shape = hida.MODELS[name]
+    model = ctor().eval()
+    model.fuse_model()
+    return QuantStubs(model).eval(), shape, "model." + last, 4
+
+
 def export_int8(name, out_dir):
     """Post-training static quantization (torch.ao.quantization, engine qnnpack: uint8
     activations, int8 weights per tensor) of a zoo model with the float model's seed,
@@ -246,7 +255,11 @@ def export_int8(name, out_dir):
 # calibration batches of 8).
 QUANTIZABLE = {"lenet5_int8": quantizable_lenet5, "mlp_int8": quantizable_mlp,
                "resnet18_int8": lambda: quantizable_torchvision("resnet18", "fc"),
-               "mobilenet_v2_int8": lambda: quantizable_torchvision("mobilenet_v2", "classifier.1")}
+               "mobilenet_v2_int8": lambda: quantizable_torchvision("mobilenet_v2", "classifier.1"),
+               "hida_resnet18_int8": lambda: quantizable_hida("hida_resnet18", "fc"),
+               "hida_mobilenet_int8": lambda: quantizable_hida("hida_mobilenet", "fc"),
+               "hida_vgg16_int8": lambda: quantizable_hida("hida_vgg16", "fc2"),
+               "hida_mlp_int8": lambda: quantizable_hida("hida_mlp", "fc4")}
 # Quantized variants of zoo models: name -> exporter.
 QUANTIZED = {name: export_int8 for name in QUANTIZABLE}
 

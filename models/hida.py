@@ -16,17 +16,23 @@ def conv(cin, cout, k, stride=1, pad=0, groups=1, bias=False):
 
 
 class HidaBasicBlock(nn.Module):
-    """ResNet basic block without BatchNorm: relu(conv3x3(relu(conv3x3(x))) + shortcut(x))."""
+    """ResNet basic block without BatchNorm: relu(conv3x3(relu(conv3x3(x))) + shortcut(x)). The
+    residual add is a FloatFunctional so that post-training quantization can quantize it."""
 
     def __init__(self, cin, cout, stride):
         super().__init__()
         self.conv1 = conv(cin, cout, 3, stride, 1)
+        self.relu = nn.ReLU()
         self.conv2 = conv(cout, cout, 3, 1, 1)
         self.down = conv(cin, cout, 1, stride) if stride != 1 or cin != cout else None
+        self.skip = torch.ao.nn.quantized.FloatFunctional()
 
     def forward(self, x):
-        y = self.conv2(F.relu(self.conv1(x)))
-        return F.relu(y + (self.down(x) if self.down is not None else x))
+        y = self.conv2(self.relu(self.conv1(x)))
+        return self.skip.add_relu(y, self.down(x) if self.down is not None else x)
+
+    def fuse_model(self):
+        torch.ao.quantization.fuse_modules(self, [["conv1", "relu"]], inplace=True)
 
 
 class HidaResNet18(nn.Module):
@@ -48,6 +54,10 @@ class HidaResNet18(nn.Module):
         x = F.adaptive_avg_pool2d(self.blocks(x), 1)
         return self.fc(torch.flatten(x, 1))
 
+    def fuse_model(self):
+        for b in self.blocks:
+            b.fuse_model()
+
 
 class HidaMobileNet(nn.Module):
     """MobileNet v1 without BatchNorm, ReLU after every convolution (0.569 GMAC at 224x224)."""
@@ -59,6 +69,7 @@ class HidaMobileNet(nn.Module):
     def __init__(self, classes=1000):
         super().__init__()
         self.conv1 = conv(3, 32, 3, 2, 1)
+        self.relu = nn.ReLU()
         layers, cin = [], 32
         for cout, stride in self.BLOCKS:
             layers += [conv(cin, cin, 3, stride, 1, groups=cin), nn.ReLU(), conv(cin, cout, 1), nn.ReLU()]
@@ -67,8 +78,12 @@ class HidaMobileNet(nn.Module):
         self.fc = nn.Linear(1024, classes)
 
     def forward(self, x):
-        x = self.blocks(F.relu(self.conv1(x)))
+        x = self.blocks(self.relu(self.conv1(x)))
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+    def fuse_model(self):
+        torch.ao.quantization.fuse_modules(self, [["conv1", "relu"]], inplace=True)
+        fuse_conv_relu(self.blocks)
 
 
 class HidaVgg16(nn.Module):
@@ -87,12 +102,17 @@ class HidaVgg16(nn.Module):
             layers.append(nn.MaxPool2d(2))
         self.features = nn.Sequential(*layers)
         self.conv = conv(512, 2048, 7, bias=True)
+        self.relu = nn.ReLU()
         self.fc1 = nn.Linear(2048, 2048)
         self.fc2 = nn.Linear(2048, classes)
 
     def forward(self, x):
-        x = torch.flatten(F.relu(self.conv(self.features(x))), 1)
+        x = torch.flatten(self.relu(self.conv(self.features(x))), 1)
         return self.fc2(F.relu(self.fc1(x)))
+
+    def fuse_model(self):
+        torch.ao.quantization.fuse_modules(self, [["conv", "relu"]], inplace=True)
+        fuse_conv_relu(self.features)
 
 
 class HidaMlp(nn.Module):
@@ -110,6 +130,16 @@ class HidaMlp(nn.Module):
     def forward(self, x):
         x = F.relu(self.fc2(F.relu(self.fc1(x))))
         return self.fc4(F.relu(self.fc3(x)))
+
+    def fuse_model(self):
+        pass  # Linear+ReLU stay unfused, as in the zoo's int8 MLP
+
+
+def fuse_conv_relu(seq):
+    """Fuses every Conv2d followed by a ReLU in the Sequential `seq` (for quantization)."""
+    pairs = [[str(i), str(i + 1)] for i in range(len(seq) - 1)
+             if isinstance(seq[i], nn.Conv2d) and isinstance(seq[i + 1], nn.ReLU)]
+    torch.ao.quantization.fuse_modules(seq, pairs, inplace=True)
 
 
 # name -> (constructor, input shape)
