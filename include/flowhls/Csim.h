@@ -22,8 +22,10 @@ struct CsimOptions {
     bool echo = false;
     /// Per-layer trace (`flowhls csim --trace REF`): when set, the project's trace testbench
     /// (made for models) runs instead, saving every filter's output, and each is compared with
-    /// the reference value of the same ONNX value in this directory (index.txt and .npy files
-    /// written by models/trace_reference.py).
+    /// the reference value of the same ONNX value: REF is a directory (index.txt and .npy files
+    /// written by models/trace_reference.py), or the ONNX model file itself, which flowhls then
+    /// evaluates with its embedded float64 reference on the simulation's inputs ($FLOWHLS_PYTHON
+    /// or /usr/bin/python3, with numpy and onnx) into build/trace-reference/.
     std::string trace_reference;
 };
 

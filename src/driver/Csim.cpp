@@ -4,12 +4,15 @@
 #include "driver/CsimTrace.h"
 #include "flowhls/Error.h"
 #include "frontend/onnx/TensorData.h"
+#include "support/EmbeddedFiles.h"
 #include "support/Npy.h"
 #include "support/OutputDir.h"
 #include "support/Paths.h"
 #include "support/Process.h"
 #include "support/Sha256.h"
+#include "support/Text.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -142,14 +145,63 @@ void check_project_files(const std::string &dir) {
     }
 }
 
+// The Python interpreter that runs the trace reference: $FLOWHLS_PYTHON, else Debian's
+// /usr/bin/python3 (the one with numpy and onnx), else python3 on the PATH.
+std::string reference_python() {
+    const char *env = std::getenv("FLOWHLS_PYTHON");
+    if (env && *env) return env;
+    std::error_code ec;
+    return fs::is_regular_file("/usr/bin/python3", ec) ? "/usr/bin/python3" : "python3";
+}
+
+// Contract: `flowhls csim --trace MODEL.onnx` in one step: writes the embedded float64 reference
+// (models/trace_reference.py and the evaluator it imports) under `dir`/build/trace-reference/,
+// runs it on `model` with the inputs the simulation gets (`o.inputs`, else the project's data
+// files), and returns the directory of the reference values it wrote. Throws flowhls::Error
+// naming the interpreter and the reference's last line when it fails.
+std::string run_trace_reference(const std::string &dir, const std::string &model, const CsimOptions &o,
+                                std::ostream *echo) {
+    fs::path root = fs::path(dir) / "build" / "trace-reference";
+    std::error_code ec;
+    fs::remove_all(root, ec);
+    fs::create_directories(root / "scripts", ec);
+    if (ec) throw Error("cannot create '" + (root / "scripts").string() + "': " + ec.message());
+    for (const EmbeddedFile &f : reference_scripts()) {
+        std::ofstream out(root / "scripts" / fs::path(f.path).filename(), std::ios::binary);
+        out << f.contents;
+        if (!out) throw Error("cannot write '" + (root / "scripts" / fs::path(f.path).filename()).string() + "'");
+    }
+    std::vector<std::string> inputs = o.inputs;
+    if (inputs.empty()) {
+        std::vector<std::string> outputs;
+        read_data_manifest(dir, &inputs, &outputs);
+        for (std::string &in : inputs) in = (fs::path(dir) / in).string();
+    }
+    std::vector<std::string> argv = {reference_python(), (root / "scripts" / "trace_reference.py").string(),
+                                     fs::absolute(model).string(), (root / "values").string()};
+    for (const std::string &in : inputs) argv.push_back(fs::absolute(in).string());
+    ProcessResult run = run_process(argv, dir, echo);
+    if (run.status != 0) {
+        std::string last;
+        for (const std::string &l : split_fields(run.output, '\n')) {
+            if (!l.empty()) last = l;
+        }
+        throw Error("the trace reference (" + argv[0] + " trace_reference.py, which needs numpy and onnx) failed" +
+                    (run.status == -1 ? std::string(": could not run it") : ": " + one_line(last)));
+    }
+    return (root / "values").string();
+}
+
 }  // namespace
 
 CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
     require_directory(dir, "project directory");
     check_project_files(dir);
     const bool trace = !options.trace_reference.empty();
+    std::error_code model_ec;
+    const bool trace_model = trace && fs::is_regular_file(options.trace_reference, model_ec);
     if (trace) {
-        require_directory(options.trace_reference, "trace reference directory");
+        if (!trace_model) require_directory(options.trace_reference, "trace reference directory");
         std::error_code ec;
         if (!fs::is_regular_file(fs::path(dir) / "trace.txt", ec)) {
             throw Error("'" + dir + "' has no trace testbench (trace.txt): --trace needs a project compiled from an " +
@@ -187,7 +239,9 @@ CsimResult run_csim(const std::string &dir, const CsimOptions &options) {
         result.verdict = "FAIL: the simulation printed PASS but exited with status " + std::to_string(run.status);
     }
     if (trace && !line.empty()) {
-        result.trace = compare_trace(dir, options.trace_reference, options.atol, options.rtol);
+        std::string reference = trace_model ? run_trace_reference(dir, options.trace_reference, options, echo)
+                                            : options.trace_reference;
+        result.trace = compare_trace(dir, reference, options.atol, options.rtol);
         result.traced = true;
         if (result.trace.first_divergence >= 0) {
             const TraceRow &r = result.trace.rows[result.trace.first_divergence];

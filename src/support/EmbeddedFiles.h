@@ -21,4 +21,8 @@ const std::vector<EmbeddedFile> &device_files();
 /// The published figures (bench/reference/**/*.csv; paths relative to bench/reference).
 const std::vector<EmbeddedFile> &reference_files();
 
+/// The float64 reference `flowhls csim --trace MODEL.onnx` runs: models/trace_reference.py and
+/// tests/frontend/onnx/qdq_reference.py (paths relative to the source tree).
+const std::vector<EmbeddedFile> &reference_scripts();
+
 }  // namespace flowhls

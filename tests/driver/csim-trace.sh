@@ -90,10 +90,24 @@ grep -q "trace: first divergence at node '$planted' " "$work/bad.txt" || fail "t
 "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] == sys.argv[2], j['first_divergence']" \
   "$work/bad/build/trace/trace.json" "$planted" || fail "trace.json does not name '$planted'"
 
-# Bad input: one 'flowhls: error:' line, exit 2.
-for ref in "$work/none" "$work/good"; do
+# (c) one step, --trace MODEL.onnx: flowhls runs its embedded float64 reference on the
+# simulation's inputs itself; the same verdicts as with the reference directory.
+status=0; "$flowhls" csim "$work/good" --trace "$model" >"$work/good1.txt" 2>&1 || status=$?
+[ "$status" -eq 0 ] || fail "one-step trace of the correct design exited with $status"
+grep -q "trace: every compared filter output matches the reference" "$work/good1.txt" || fail "one step: no match verdict"
+[ -s "$work/good/build/trace-reference/values/index.txt" ] || fail "one step: no reference written"
+status=0; "$flowhls" csim "$work/bad" --trace "$model" >"$work/bad1.txt" 2>&1 || status=$?
+[ "$status" -eq 1 ] || fail "one-step trace of the planted design exited with $status, not 1"
+grep -q "trace: first divergence at node '$planted' " "$work/bad1.txt" || fail "one step: the trace does not name '$planted'"
+
+# Bad input: one 'flowhls: error:' line, exit 2 (no such directory, a directory without
+# index.txt, a file that is not an ONNX model, an interpreter that fails).
+for ref in "$work/none" "$work/good" "$work/good/report.txt"; do
   status=0; "$flowhls" csim "$work/good" --trace "$ref" >"$work/err.txt" 2>&1 || status=$?
   [ "$status" -eq 2 ] || fail "--trace $ref exited with $status, not 2"
   [ "$(grep -c '^flowhls: error:' "$work/err.txt")" -eq 1 ] || fail "--trace $ref: not one error line"
 done
+status=0; FLOWHLS_PYTHON=/bin/false "$flowhls" csim "$work/good" --trace "$model" >"$work/err.txt" 2>&1 || status=$?
+[ "$status" -eq 2 ] || fail "--trace with a failing interpreter exited with $status, not 2"
+grep -q "^flowhls: error: the trace reference (/bin/false" "$work/err.txt" || fail "no error naming the interpreter"
 echo "csim-trace: PASS: every output of $(basename "$model") matches; the planted error is traced to '$planted'"

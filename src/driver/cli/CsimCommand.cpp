@@ -46,8 +46,10 @@ Command csim_command(CLI::App &app) {
                     "expected outputs (.pb or .npy) replacing data/, in program order")
         ->allow_extra_args(false);
     sub->add_option("--trace", a->options.trace_reference,
-                    "compare every filter's output with the reference intermediates in this directory "
-                    "(models/trace_reference.py) and name the first node that diverges");
+                    "compare every filter's output with the float64 reference of the ONNX model MODEL.onnx "
+                    "(evaluated on the simulation's inputs; needs python3 with numpy and onnx) or with the "
+                    "intermediates in REF_DIR (models/trace_reference.py) and name the first node that diverges")
+        ->type_name("MODEL.onnx|REF_DIR");
     sub->add_flag("-v,--verbose", a->verbose, "print the build and simulation output");
     return {sub, [a] {
                 a->options.echo = a->verbose;
