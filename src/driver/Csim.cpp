@@ -161,7 +161,7 @@ std::string reference_python() {
 // naming the interpreter and the reference's last line when it fails.
 std::string run_trace_reference(const std::string &dir, const std::string &model, const CsimOptions &o,
                                 std::ostream *echo) {
-    fs::path root = fs::path(dir) / "build" / "trace-reference";
+    fs::path root = fs::absolute(fs::path(dir) / "build" / "trace-reference");
     std::error_code ec;
     fs::remove_all(root, ec);
     fs::create_directories(root / "scripts", ec);
@@ -175,7 +175,7 @@ std::string run_trace_reference(const std::string &dir, const std::string &model
     if (inputs.empty()) {
         std::vector<std::string> outputs;
         read_data_manifest(dir, &inputs, &outputs);
-        for (std::string &in : inputs) in = (fs::path(dir) / in).string();
+        for (std::string &in : inputs) in = fs::absolute(fs::path(dir) / in).string();
     }
     std::vector<std::string> argv = {reference_python(), (root / "scripts" / "trace_reference.py").string(),
                                      fs::absolute(model).string(), (root / "values").string()};
@@ -187,7 +187,9 @@ std::string run_trace_reference(const std::string &dir, const std::string &model
             if (!l.empty()) last = l;
         }
         throw Error("the trace reference (" + argv[0] + " trace_reference.py, which needs numpy and onnx) failed" +
-                    (run.status == -1 ? std::string(": could not run it") : ": " + one_line(last)));
+                    (run.status == -1  ? std::string(": could not run it")
+                     : last.empty() ? ": exit status " + std::to_string(run.status)
+                                    : ": " + one_line(last)));
     }
     return (root / "values").string();
 }
