@@ -204,6 +204,9 @@ std::optional<Interval> Analysis::compute_range(const Expr &e) {
     if (const Sub *op = e.as<Sub>()) return two(op->a, op->b, &a, &b) ? fit({a.lo - b.hi, a.hi - b.lo}) : full;
     if (const Mul *op = e.as<Mul>()) {
         if (!two(op->a, op->b, &a, &b)) return full;
+        // Operands beyond 2^63 (uint64) could overflow 128 bits: no bound.
+        const i128 big = (i128)1 << 63;
+        if (a.hi > big || b.hi > big || a.lo < -big || b.lo < -big) return full;
         i128 p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
         return fit({*std::min_element(p, p + 4), *std::max_element(p, p + 4)});
     }
@@ -408,7 +411,8 @@ std::optional<Interval> Analysis::accumulator(const std::string &acc, std::strin
 std::map<std::string, IntegerWidth> Analysis::run() {
     std::map<std::string, IntegerWidth> out;
     auto narrow = [&](const std::string &name, Halide::Type t, const Interval &r) -> IntegerWidth * {
-        if (!is_tracked(t) || t.bits() > 32 || !within(r, t)) return nullptr;
+        // 64-bit values (the requantization product) too; the stand-in ap_int holds 1..63 bits.
+        if (!is_tracked(t) || !within(r, t) || r.hi > INT64_MAX) return nullptr;
         IntegerWidth w = width_of_range(static_cast<int64_t>(r.lo), static_cast<int64_t>(r.hi));
         if (w.bits >= t.bits()) return nullptr;
         w.program_bits = t.bits();

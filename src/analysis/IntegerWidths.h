@@ -33,7 +33,8 @@ struct IntegerWidth {
 /// outside the reduction by `init + sum over the reduction of max(a * b)` (the sum of |w| times
 /// max |x| bound; its minimum alike), otherwise by the trip count times the term's interval.
 /// A value whose interval arithmetic leaves its type's range (it could wrap) is not listed.
-/// Only scalar int/uint values of at most 32 bits are listed. Pure.
+/// Only scalar int/uint values are listed (64-bit ones too: the int64 requantization product),
+/// each narrower than 64 bits. Pure.
 std::map<std::string, IntegerWidth> integer_widths(const FilterGraph &g, const Filter &f);
 
 /// Contract: the interval of integer expression `e` of `g` (lets already substituted): ROM

@@ -2,6 +2,7 @@
 #include "analysis/OperatorModel.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace flowhls {
 
@@ -70,6 +71,11 @@ int operand_bits_at(const Expr &e, const std::map<std::string, Expr> &lets, cons
         }
         return t.bits();
     }
+    if (const Load *l = e.as<Load>()) {  // a scalar accumulator of proven width
+        if (!value_bits) return t.bits();
+        auto proven = value_bits->find(l->name);
+        return proven != value_bits->end() ? std::min(t.bits(), proven->second) : t.bits();
+    }
     if (const Variable *v = e.as<Variable>()) {
         if (value_bits) {
             auto proven = value_bits->find(v->name);
@@ -90,8 +96,49 @@ int operand_bits_at(const Expr &e, const std::map<std::string, Expr> &lets, cons
         return std::min(t.bits(), std::max(ba, bb) + 1);
     };
     if (const Add *a = e.as<Add>()) return sum(a->a, a->b, false);
+    if (const Mul *m = e.as<Mul>()) {  // a product holds the bits of both factors
+        bool sa = false, sb = false;
+        int ba = operand_bits_at(m->a, lets, value_bits, &sa, depth + 1);
+        int bb = operand_bits_at(m->b, lets, value_bits, &sb, depth + 1);
+        *is_signed = sa || sb;
+        if (*is_signed && !sa) ba++;
+        if (*is_signed && !sb) bb++;
+        return std::min(t.bits(), ba + bb);
+    }
     if (const Sub *s = e.as<Sub>()) return sum(s->a, s->b, true);
     return t.bits();
+}
+
+// Bits of `e` as an operand of a signed multiplier: an unsigned value needs a sign bit.
+int signed_operand_bits(const Expr &e, const std::map<std::string, Expr> &lets,
+                        const std::map<std::string, int> *value_bits) {
+    bool is_signed = false;
+    int bits = operand_bits_at(e, lets, value_bits, &is_signed, 0);
+    return is_signed ? bits : bits + 1;
+}
+
+// The DSP48E2's multiplier: 27 x 18 bits, signed.
+constexpr int kDspA = 27, kDspB = 18;
+
+// Offsets of the pieces a `bits`-wide signed operand is cut into for a `width`-bit signed
+// multiplier input: unsigned pieces of width - 1 bits, then the signed top piece.
+std::vector<int> piece_offsets(int bits, int width) {
+    std::vector<int> out{0};
+    while (bits - out.back() > width) out.push_back(out.back() + width - 1);
+    return out;
+}
+
+// DSP48E2s of an a x b-bit signed product of which `result_bits` low bits are kept: the partial
+// products of the pieces whose offset lies below the result (the better of both orientations).
+int dsp_tiles(int a, int b, int result_bits) {
+    auto count = [&](int x, int y) {
+        int n = 0;
+        for (int i : piece_offsets(x, kDspA)) {
+            for (int j : piece_offsets(y, kDspB)) n += i + j < result_bits ? 1 : 0;
+        }
+        return n;
+    };
+    return std::min(count(a, b), count(b, a));
 }
 
 }  // namespace
@@ -107,13 +154,41 @@ std::string operator_of(const Expr &e, const std::map<std::string, Expr> &lets,
         if (c->call_type == Call::PureExtern && c->name == "flowhls_pack_mul") return "imul8x2";
         if (c->call_type == Call::PureExtern && c->name.rfind("flowhls_pack_", 0) == 0) return "iadd32";
     }
-    const Mul *m = e.as<Mul>();
     Halide::Type t = e.type().element_of();
-    if (!m || !(t.is_int() || t.is_uint()) || is_const(m->a) || is_const(m->b)) return operator_of(e);
+    bool integer = t.is_int() || t.is_uint();
+    if (integer && (e.as<Add>() || e.as<Sub>())) {
+        // An adder (an accumulator's) as wide as the sum it computes.
+        int bits = operand_bits(e, lets, value_bits);
+        return "iadd" + std::to_string(bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : bits <= 48 ? 48 : 64);
+    }
+    if (integer && (e.as<Div>() || e.as<Mod>())) {
+        // Euclidean division and modulo of a data value (narrower than its type: not index
+        // arithmetic) by a constant power of two are an arithmetic shift and a mask: wires.
+        const Expr &a = e.as<Div>() ? e.as<Div>()->a : e.as<Mod>()->a;
+        const IntImm *d = (e.as<Div>() ? e.as<Div>()->b : e.as<Mod>()->b).as<IntImm>();
+        bool power_of_two = d && d->value > 0 && (d->value & (d->value - 1)) == 0;
+        if (power_of_two && operand_bits(a, lets, value_bits) < t.bits()) return "";
+        return operator_of(e);
+    }
+    const Mul *m = e.as<Mul>();
+    if (!m || !integer) return operator_of(e);
+    if (is_const(m->a) || is_const(m->b)) {
+        // A product of a data value of proven width (narrower than its type: not index
+        // arithmetic) by a constant of more than two set bits (a requantization multiplier)
+        // is a multiplier too; otherwise shifts and adds.
+        const Expr &x = is_const(m->a) ? m->b : m->a;
+        const IntImm *c = (is_const(m->a) ? m->a : m->b).as<IntImm>();
+        if (!c || c->value == INT64_MIN || operand_bits(x, lets, value_bits) >= t.bits()) return operator_of(e);
+        if (__builtin_popcountll(static_cast<uint64_t>(c->value < 0 ? -c->value : c->value)) <= 2) return operator_of(e);
+    }
     int ba = operand_bits(m->a, lets, value_bits), bb = operand_bits(m->b, lets, value_bits);
     if (ba <= 4 && bb <= 4) return "imul4";
     int bits = std::max(ba, bb);
-    return "imul" + std::to_string(bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 32 ? 32 : 64);
+    int sa = signed_operand_bits(m->a, lets, value_bits), sb = signed_operand_bits(m->b, lets, value_bits);
+    int tiles = dsp_tiles(sa, sb, std::min(t.bits(), sa + sb));
+    if (tiles == 1) return bits <= 8 ? "imul8" : "imul16";
+    if (tiles == 2) return "imul24";
+    return "imul" + std::to_string(bits <= 32 ? 32 : 64);
 }
 
 bool is_constant_index_product(const Expr &e) {

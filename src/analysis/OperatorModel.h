@@ -15,11 +15,20 @@ namespace flowhls {
 /// operators here (the memory model times them). Pure.
 std::string operator_of(const Halide::Expr &e);
 
-/// Contract: operator_of(e), except that an integer product of two non-constant operands is
-/// named by the widths its operands hold, looked up through `lets` (let name -> value; casts
-/// from narrower integers, loads, constants, sums and differences): both at most 4 bits
-/// "imul4" (a LUT multiplier: Vitis binds it to fabric), else the wider operand's width
-/// rounded up to 8, 16, 32 or 64 bits ("imul8": one DSP for an int8 MAC); and the packed pair
+/// Contract: operator_of(e), except that integer products and sums are named by the widths
+/// their operands hold, looked up through `lets` (let name -> value; casts from narrower
+/// integers, constants, sums and differences, proven widths of variables and scalar loads).
+/// A product of two non-constant operands, or of a value narrower than its type (a proven
+/// data-path width, never index arithmetic) by a constant of more than two set bits (a
+/// requantization multiplier; other constants stay shifts and adds): both at most 4 bits
+/// "imul4" (a LUT multiplier:
+/// Vitis binds it to fabric); else by the DSP48E2 27 x 18 signed multipliers it takes (an
+/// unsigned operand counts a sign bit; partial products wholly above the kept result bits
+/// dropped): one "imul8" (operands of at most 8 bits: an int8 MAC) or "imul16", two "imul24",
+/// more "imul32" / "imul64" by the wider operand (as before). A sum or difference: "iadd" with
+/// the sum's width rounded up to 8, 16, 24, 32, 48 or 64 bits. A division or modulo of such a
+/// data value by a constant power of two (the requantization's rounding shift): "" (a shift
+/// or a mask). The packed pair
 /// flowhls_pack_mul (emit/vitis/PackDsp) is "imul8x2" (two int8 MACs in one DSP).
 /// `value_bits`: proven widths of values by name (analysis/IntegerWidths), or null. Pure.
 std::string operator_of(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &lets,
@@ -27,8 +36,9 @@ std::string operator_of(const Halide::Expr &e, const std::map<std::string, Halid
 
 /// Bits an integer operand holds (without the sign extension of a wider type): the proven
 /// width of a variable in `value_bits` (may be null), the source of a widening cast, a
-/// constant's own width, one more than the wider term of a sum or difference, the value of a
-/// let in `lets`; its type's width otherwise.
+/// constant's own width, one more than the wider term of a sum or difference, the sum of a
+/// product's factors' widths, the proven width of a scalar load in `value_bits`, the value of
+/// a let in `lets`; its type's width otherwise.
 int operand_bits(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &lets,
                  const std::map<std::string, int> *value_bits);
 

@@ -130,6 +130,45 @@ TEST(OperatorCosts, MultipliersAreCostedByOperandWidth) {
     EXPECT_EQ(operator_of(packed, lets), "imul8x2");
 }
 
+TEST(OperatorCosts, ProductsTakeTheDspsOfTheir27x18Tiling) {
+    std::map<std::string, Expr> lets;
+    std::map<std::string, int> bits = {{"acc", 20}, {"x24", 24}, {"s27", 27}};
+    Expr acc = Cast::make(Halide::Int(64), test::var("acc"));
+    Expr w8 = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", 0));
+    Expr m32 = Cast::make(Halide::Int(64), load_of(Halide::Int(32), "m", 0));
+    // 24 x 8 bits fits one 27 x 18 multiplier (was costed as a 32-bit product, 3 DSPs).
+    EXPECT_EQ(operator_of(test::var("x24") * w8, lets, &bits), "imul16");
+    // 27 x 9 (uint8 with its sign bit) still fits; 27 x 27 does not.
+    Expr x8 = Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", 0));
+    EXPECT_EQ(operator_of(test::var("s27") * x8, lets, &bits), "imul16");
+    // A requantization product: 20-bit accumulator x 32-bit multiplier ROM into int64 is two
+    // DSPs (the multiplier cut in 17 + 15 bits, the accumulator in one 27-bit piece).
+    EXPECT_EQ(operator_of(acc * m32, lets, &bits), "imul24");
+    // 32 x 32 keeping 32 bits: the top partial product falls above the result, 3 DSPs.
+    Halide::Type i32 = Halide::Int(32);
+    EXPECT_EQ(operator_of(Variable::make(i32, "a") * Variable::make(i32, "b"), lets, &bits), "imul32");
+    // Adders by the width of the sum: an accumulator of 20 bits plus an 8 x 9-bit product.
+    Expr acc_load = load_of(Halide::Int(32), "acc", 0);
+    EXPECT_EQ(operator_of(acc_load + w8 * x8, lets, &bits), "iadd24");
+    EXPECT_EQ(operator_of(acc_load + w8 * x8, lets), "iadd32");  // width unknown: its type's
+    EXPECT_EQ(operator_of(Variable::make(i32, "i") + 1, lets, &bits), "iadd32");  // index arithmetic
+    Expr wide = Cast::make(Halide::Int(64), test::var("x24")) + Cast::make(Halide::Int(64), test::var("acc"));
+    EXPECT_EQ(operator_of(wide, lets, &bits), "iadd32");  // 25 bits
+    // The requantization by a literal multiplier: 20 x 32 bits, two DSPs; by a constant of two
+    // set bits shifts and adds; index arithmetic by a constant as before.
+    Halide::Type i64 = Halide::Int(64);
+    Expr product = acc * Halide::Internal::make_const(i64, 1559548008);
+    EXPECT_EQ(operator_of(product, lets, &bits), "imul24");
+    EXPECT_EQ(operator_of(acc * Halide::Internal::make_const(i64, 65 << 20), lets, &bits), "iadd64");
+    EXPECT_EQ(operator_of(Variable::make(i32, "i") * 37, lets, &bits), "iadd32");
+    // Its rounding shift (a Euclidean division by 2^41) and parity (mod 2) are wires; the same
+    // on index arithmetic keeps its divider.
+    EXPECT_EQ(operator_of(Div::make(product, Halide::Internal::make_const(i64, int64_t(1) << 41)), lets, &bits), "");
+    EXPECT_EQ(operator_of(Mod::make(product, Halide::Internal::make_const(i64, 2)), lets, &bits), "");
+    EXPECT_EQ(operator_of(Div::make(product, Halide::Internal::make_const(i64, 3)), lets, &bits), "idiv64");
+    EXPECT_EQ(operator_of(Div::make(Variable::make(i32, "i"), 2), lets, &bits), "idiv32");
+}
+
 // The QDQ models with a Conv or Gemm (qdq_models.py), generated once.
 const std::string &model_dir() {
     static test::TempDir dir;
