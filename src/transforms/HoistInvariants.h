@@ -12,7 +12,12 @@ namespace flowhls {
 /// nothing to that buffer. A store directly in the body whose value and index are invariant
 /// and whose buffer the loop does not otherwise touch moves before the loop (same condition
 /// on the trip count). Repeated to a fixpoint, so computations travel as far out as their
-/// dependences allow.
+/// dependences allow. Loads and stores do not move out of a loop of a perfect nest that the HLS
+/// tool flattens into one pipeline (outer bodies holding only load-free lets and the next loop,
+/// inner trip counts constant, the innermost loop pipelined: no pipelined or unrolled loop around
+/// it or above it in the nest, and no directive on it other than pipeline or a partial unroll)
+/// unless they depend on none of the nest's loops and so leave the whole nest: between two of
+/// its loops they would stop the flattening (docs/qor.md).
 PassResult hoist_invariants(FilterGraph &graph);
 
 }  // namespace flowhls
