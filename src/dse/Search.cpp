@@ -111,6 +111,7 @@ private:
             work[i] = outside ? w1 : w0;
             slowest = std::max(slowest, work[i]);
         }
+        int64_t last_interval = 0;
         for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
             PointChoices c(space_.nodes.size());
             bool maxed = true;
@@ -123,9 +124,12 @@ private:
                 c[i].unroll = static_cast<int>(u);
                 maxed = maxed && u + 1 == factors.size();
             }
-            if (add(c, "balanced") && result_.points.back().ok &&
-                result_.points.back().total.dsp > options_.budget.dsp) {
-                break;  // larger targets only take more DSPs
+            if (add(c, "balanced") && result_.points.back().ok) {
+                const EvaluatedPoint &p = result_.points.back();
+                // Smaller targets only take more DSPs once the budget is exceeded, or once the
+                // interval stops improving (the slowest filter is at its largest factor).
+                if (p.total.dsp > options_.budget.dsp || (last_interval > 0 && p.interval >= last_interval)) break;
+                last_interval = p.interval;
             }
             if (maxed) break;
         }

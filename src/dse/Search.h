@@ -59,7 +59,7 @@ struct SearchResult {
 /// (3) throughput-balanced points: for targets T = W/2, W/4, ... (W the slowest filter's
 /// latency), each filter takes its faster order and the smallest unroll factor that brings its
 /// latency to T, so the parallelism is shared in proportion to each filter's work (HIDA's
-/// intensity-aware rule), until a point exceeds the DSP budget; (4) ScaleHLS-style
+/// intensity-aware rule), until a point exceeds the DSP budget or does not lower the interval; (4) ScaleHLS-style
 /// neighbourhood search: repeatedly a frontier point (one that fits when some does) is picked
 /// with splitmix64 and its unevaluated neighbour on its slowest filter (one unroll step up), or
 /// a random neighbour (one node one unroll step up or down, or its order flipped), is

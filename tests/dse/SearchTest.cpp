@@ -55,9 +55,15 @@ TEST(Space, TwoMmOffersTheReductionOutsideAndDivisorUnrolls) {
     EXPECT_TRUE(point_schedule(s, c).empty());
     EXPECT_EQ(point_text(s, c), "naive");
     c[tmp - s.nodes.data()] = {1, 3};
-    EXPECT_EQ(write_schedule_json(point_schedule(s, c)),
-              "{\n  \"tmp\": {\n    \"schedule\": [\n      {\"stage\": 1, \"reorder\": [\"j\", \"k\"]}\n    ],\n"
-              "    \"unroll\": [{\"loop\": \"j\", \"factor\": 10}]\n  }\n}\n");
+    HlsSchedule schedule = point_schedule(s, c);
+    ASSERT_EQ(schedule.transforms().size(), 1u);
+    EXPECT_EQ(schedule.transforms()[0].func, "tmp");
+    EXPECT_EQ(schedule.transforms()[0].stage, 1);
+    EXPECT_EQ(schedule.transforms()[0].loops, (std::vector<std::string>{"j", "k"}));
+    ASSERT_EQ(schedule.directives().size(), 1u);
+    EXPECT_EQ(schedule.directives()[0].loop, "j");
+    EXPECT_EQ(schedule.directives()[0].value, 10);
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
     EXPECT_EQ(point_text(s, c), "tmp:outside/u10");
 }
 

@@ -104,7 +104,7 @@ int run_dse(DseArgs &a) {
     out.write("pareto.csv", dse::pareto_csv(o.space, o.result));
     for (size_t i = 0; i < o.result.points.size(); i++) {
         if (!o.result.points[i].ok) continue;
-        char name[32];
+        char name[64];
         std::snprintf(name, sizeof name, "points/%03zu.schedule.json", i);
         out.write(name,
                   point_schedule_json(o, static_cast<int>(i), base));
