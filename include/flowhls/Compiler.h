@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flowhls {
@@ -46,6 +47,12 @@ struct CompileOptions {
 #else
     bool verify_each = true;
 #endif
+    /// What the design-space exploration adds to the project (`compile --dse`): files written
+    /// into it (relative path, contents; listed in its manifest like every file), a section
+    /// appended to report.txt and README.md, and the `dse` object of report.json (JSON text).
+    /// Empty: nothing.
+    std::vector<std::pair<std::string, std::string>> extra_files;
+    std::string dse_report_text, dse_readme_text, dse_report_json;
     /// Where dumps go (stdout when null).
     std::ostream *dump_stream = nullptr;
     /// Where progress and pass timing go (nothing is logged when null).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/Device.h"
+#include "analysis/QorEstimator.h"
 #include "flowhls/Compiler.h"
 #include "graph/FilterGraph.h"
 
@@ -16,5 +17,11 @@ namespace flowhls {
 /// lines. Throws flowhls::Error like compile().
 FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &options, const Device &device,
                           std::vector<std::string> *interface_names = nullptr);
+
+/// Contract: the QoR estimate compile() would report for `program` with `options` (the loop
+/// transformations applied to an isolated copy, the graph compiled and DSP-packed exactly as
+/// compile() does), without emitting or writing anything and without the Halide JIT reference.
+/// Used by the design-space exploration to evaluate a point. Throws flowhls::Error like compile().
+DesignEstimate estimate_program(const HalideProgram &program, const CompileOptions &options);
 
 }  // namespace flowhls

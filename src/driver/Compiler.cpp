@@ -330,7 +330,30 @@ void refuse_over_budget(const Resources &used, const Resources &budget, const De
                 "resources go)");
 }
 
+// Contract: adds what the design-space exploration chose (options.extra_files, the report and
+// README sections, report.json's `dse` object) to the project's `files`.
+void add_dse_results(std::vector<EmittedFile> &files, const CompileOptions &options) {
+    for (EmittedFile &f : files) {
+        if (f.path == "report.txt") f.contents += options.dse_report_text;
+        if (f.path == "README.md") f.contents += options.dse_readme_text;
+        if (f.path == "report.json" && !options.dse_report_json.empty()) {
+            nlohmann::json j = nlohmann::json::parse(f.contents);
+            j["dse"] = nlohmann::json::parse(options.dse_report_json);
+            f.contents = j.dump(2) + "\n";
+        }
+    }
+    for (const auto &[path, contents] : options.extra_files) files.push_back({path, contents});
+}
+
 }  // namespace
+
+DesignEstimate estimate_program(const HalideProgram &caller_program, const CompileOptions &options) {
+    HalideProgram program = isolated_copy(caller_program);
+    apply_loop_schedule(program);
+    Device device = load_device(options.device, options.clock_mhz);
+    FilterGraph graph = pack_dsp(compile_graph(program, options, device), options, device);
+    return estimate_design(graph, device, QorOptions());
+}
 
 CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {
     // Lowering binds shapes and rewrites schedules, the reference binds buffers: all on a copy.
@@ -351,6 +374,7 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     ProjectEstimates estimates;
     std::vector<EmittedFile> files = code_and_report_files(graph, program, options, device, out.staging_path(), estimates);
     if (budget) refuse_over_budget(estimates.design.total, *budget, device);
+    add_dse_results(files, options);
     for (EmittedFile &f : test_data_files(graph, program, options, interface_names)) files.push_back(std::move(f));
 
     CompileResult result;

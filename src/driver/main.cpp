@@ -138,6 +138,7 @@ int main(int argc, char **argv) {
         cli::compile_command(app),    cli::devices_command(app), cli::onnx_ops_command(app),
         cli::bench_command(app),      cli::conformance_command(app), cli::report_command(app),
         cli::csim_command(app),       cli::opt_command(app),     cli::synth_command(app),
+        cli::dse_command(app),
     };
     try {
         app.parse(argc, argv);

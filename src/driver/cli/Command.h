@@ -35,6 +35,7 @@ Command bench_command(CLI::App &app);
 Command conformance_command(CLI::App &app);
 Command opt_command(CLI::App &app);
 Command synth_command(CLI::App &app);
+Command dse_command(CLI::App &app);
 
 /// CLI11 validators shared by the subcommands (their failures are parse errors, exit code 2).
 /// A finite number in [lo, hi].

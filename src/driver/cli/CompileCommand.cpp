@@ -1,5 +1,6 @@
 // The compile subcommand: a model, example or generator into an HLS project (then csim).
 #include "driver/cli/Command.h"
+#include "driver/cli/DseCommand.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Directives.h"
@@ -11,7 +12,9 @@
 #include "support/Sizes.h"
 
 #include <iostream>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 namespace flowhls::cli {
@@ -32,6 +35,9 @@ struct CompileArgs {
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
     bool synth = false, no_dsp_packing = false;
     std::string bambu;
+    bool dse = false;
+    uint64_t dse_seed = 1;
+    int max_points = 40;
 };
 
 // Splits "NAME=VALUE" of option `option`.
@@ -174,10 +180,23 @@ int run_compile(const CompileArgs &a) {
     Named named = program_to_compile(a);
     HalideProgram &program = named.program;
     check_program_memory(program, a.max_memory > 0 ? a.max_memory : default_memory_budget());
-    if (!a.directives.empty()) {
-        program.directives.append(read_directives_json(a.directives));
+    HlsSchedule user;
+    if (!a.directives.empty()) user = read_directives_json(a.directives);
+    CompileOptions options = compile_options(a, named.default_dir);
+    std::optional<DseOutcome> explored;
+    if (a.dse) {
+        // The best point that fits, compiled from its schedule.json text exactly as
+        // `--directives schedule.json` would compile it.
+        HalideProgram start = program;
+        start.directives.append(user);
+        explored = explore_program(start, options, DseSettings{a.budget, a.dse_seed, a.max_points});
+        std::string json = point_schedule_json(*explored, explored->result.chosen, user);
+        user = parse_directives_json(json, "schedule.json");
+        options.extra_files.push_back({"schedule.json", json});
+        describe_choice(*explored, "seed " + std::to_string(a.dse_seed), options);
     }
-    CompileResult r = compile(program, compile_options(a, named.default_dir));
+    program.directives.append(user);
+    CompileResult r = compile(program, options);
 
     // With dumps, standard output holds only graphs (each readable by `flowhls opt`).
     std::ostream &summary = a.dump_graph || !a.dump_after.empty() ? std::cerr : std::cout;
@@ -186,6 +205,15 @@ int run_compile(const CompileArgs &a) {
     for (const std::string &f : r.filters) summary << " " << f;
     summary << "\n  dataflow: " << (r.dataflow ? "yes" : "no (" + r.dataflow_reason + ")") << "\n";
     summary << "  project:  " << r.output_dir << "\n";
+    if (explored) {
+        const dse::EvaluatedPoint &c = explored->result.points[explored->result.chosen], &n = explored->result.points[0];
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.1f", explored->seconds);
+        summary << "  dse:      " << explored->result.points.size() << " points in " << seconds << " s; chosen point "
+                << explored->result.chosen << " (" << dse::point_text(explored->space, c.choices)
+                << "): interval " << c.interval << " cycles (naive " << n.interval << "), DSP " << c.total.dsp
+                << " (naive " << n.total.dsp << "), estimates; schedule.json written\n";
+    }
     if (a.report) summary << "\n" << r.qor_report;
     if (a.csim) {
         CsimOptions co;
@@ -261,6 +289,15 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
                   "refuse a design whose estimate exceeds this budget: dsp=N,bram=N,uram=N,lut=N,ff=N, each a count "
                   "or a percentage of the part (dsp=50%); resources not named: 80% of the part; one PERCENT% sets all")
         ->type_name("BUDGET");
+    c->add_flag("--dse", a.dse,
+                "explore the design space (loop orders, unroll factors; docs/dse.md) and compile the fastest point "
+                "that fits --budget; writes its schedule.json into the project");
+    c->add_option("--dse-seed", a.dse_seed, "with --dse: seed of the search")
+        ->check(whole_number_in(0, UINT64_MAX))
+        ->capture_default_str();
+    c->add_option("--max-points", a.max_points, "with --dse: most points evaluated")
+        ->check(whole_number_in(1, 100000))
+        ->capture_default_str();
     c->add_flag("--report", a.report, "print the QoR estimate (always written to report.txt and report.json)");
     c->add_flag("--dump-graph", a.dump_graph, "print the filter graph after extraction and at the end");
     c->add_option("--dump-after", a.dump_after, "print the graph after this pass ('all': every pass)")

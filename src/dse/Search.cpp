@@ -1,0 +1,281 @@
+// Deterministic design-space exploration: naive and throughput-balanced starts, then a
+// neighbourhood search on the Pareto frontier, every point evaluated by the caller's estimator.
+#include "dse/Search.h"
+#include "dse/Budget.h"
+#include "flowhls/Error.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace flowhls::dse {
+
+uint64_t splitmix64(uint64_t &state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+namespace {
+
+// The exploration's state: the points evaluated so far, by choices.
+class Explorer {
+public:
+    Explorer(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options)
+        : space_(space), evaluate_(evaluate), options_(options), rng_(options.seed) {}
+
+    SearchResult run() {
+        PointChoices naive(space_.nodes.size());
+        add(naive, "naive");
+        PointChoices outside = naive;
+        for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = space_.nodes[i].orders.size() > 1 ? 1 : 0;
+        add(outside, "reduction outside");
+        balanced();
+        neighbourhood();
+        mark_front_and_choice();
+        return std::move(result_);
+    }
+
+private:
+    const DesignSpace &space_;
+    const Evaluator &evaluate_;
+    const SearchOptions &options_;
+    uint64_t rng_;
+    SearchResult result_;
+    std::set<std::string> seen_;
+    std::set<size_t> exhausted_;  // points without unevaluated neighbours
+
+    static std::string key(const PointChoices &c) {
+        std::string k;
+        for (const Choice &x : c) k += std::to_string(x.order) + "." + std::to_string(x.unroll) + ",";
+        return k;
+    }
+    bool full() const { return static_cast<int>(result_.points.size()) >= options_.max_points; }
+
+    // Evaluates `c` unless it was evaluated already or the budget of points is spent; returns
+    // whether it was evaluated now.
+    bool add(const PointChoices &c, const std::string &origin) {
+        if (full() || !seen_.insert(key(c)).second) return false;
+        EvaluatedPoint p;
+        p.choices = c;
+        p.origin = origin;
+        try {
+            DesignEstimate e = evaluate_(point_schedule(space_, c));
+            p.ok = true;
+            p.interval = e.interval;
+            p.latency = e.latency;
+            p.throughput = e.throughput;
+            p.total = e.total;
+            p.dsp_efficiency = e.dsp_efficiency;
+            p.fits = over_budget(e.total, options_.budget).empty();
+            int64_t slowest = -1;
+            for (const FilterEstimate &f : e.filters) {
+                if (f.latency > slowest) {
+                    slowest = f.latency;
+                    p.bottleneck = f.name;
+                }
+                latency_[result_.points.size()][f.name] = f.latency;
+            }
+        } catch (const Error &e) {
+            p.error = e.what();
+        }
+        result_.points.push_back(std::move(p));
+        if (options_.progress) options_.progress(static_cast<int>(result_.points.size()));
+        return true;
+    }
+
+    // Latency of filter `filter` at point `p` (0 when unknown).
+    int64_t latency(size_t p, const std::string &filter) const {
+        auto it = latency_.find(p);
+        if (it == latency_.end()) return 0;
+        auto f = it->second.find(filter);
+        return f == it->second.end() ? 0 : f->second;
+    }
+    std::map<size_t, std::map<std::string, int64_t>> latency_;
+
+    // Throughput-balanced points (HIDA intensity-aware sharing): every filter's parallelism
+    // proportional to its work so that the filters' latencies meet one target interval.
+    void balanced() {
+        // Each node's faster order and its latency there (points 0 and 1).
+        std::vector<int> order(space_.nodes.size(), 0);
+        std::vector<int64_t> work(space_.nodes.size(), 0);
+        int64_t slowest = 0;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            const std::string &f = space_.nodes[i].filter;
+            int64_t w0 = result_.points[0].ok ? latency(0, f) : 0;
+            int64_t w1 = result_.points.size() > 1 && result_.points[1].ok ? latency(1, f) : 0;
+            bool outside = space_.nodes[i].orders.size() > 1 && w1 > 0 && (w0 == 0 || w1 < w0);
+            order[i] = outside ? 1 : 0;
+            work[i] = outside ? w1 : w0;
+            slowest = std::max(slowest, work[i]);
+        }
+        int64_t last_interval = 0;
+        for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
+            PointChoices c(space_.nodes.size());
+            bool maxed = true;
+            for (size_t i = 0; i < space_.nodes.size(); i++) {
+                const std::vector<int64_t> &factors = space_.nodes[i].orders[order[i]].factors;
+                c[i].order = order[i];
+                int64_t need = (work[i] + target - 1) / target;
+                size_t u = 0;
+                while (u + 1 < factors.size() && factors[u] < need) u++;
+                c[i].unroll = static_cast<int>(u);
+                maxed = maxed && u + 1 == factors.size();
+            }
+            if (add(c, "balanced") && result_.points.back().ok) {
+                const EvaluatedPoint &p = result_.points.back();
+                // Smaller targets only take more DSPs once the budget is exceeded, or once the
+                // interval stops improving (the slowest filter is at its largest factor).
+                if (p.total.dsp > options_.budget.dsp || (last_interval > 0 && p.interval >= last_interval)) break;
+                last_interval = p.interval;
+            }
+            if (maxed) break;
+        }
+    }
+
+    // The neighbours of point `p`: one node one unroll step up or down, or its order flipped
+    // (the unroll factor kept as close as the other order allows). The first is the step up
+    // on the point's slowest filter.
+    std::vector<std::pair<PointChoices, bool>> neighbours(size_t p) const {
+        std::vector<std::pair<PointChoices, bool>> out;
+        const PointChoices &c = result_.points[p].choices;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            const NodeKnobs &n = space_.nodes[i];
+            bool slowest = n.filter == result_.points[p].bottleneck;
+            const std::vector<int64_t> &factors = n.orders[c[i].order].factors;
+            if (c[i].unroll + 1 < static_cast<int>(factors.size())) {
+                PointChoices up = c;
+                up[i].unroll++;
+                out.insert(slowest ? out.begin() : out.end(), {up, slowest});
+            }
+            if (c[i].unroll > 0) {
+                PointChoices down = c;
+                down[i].unroll--;
+                out.push_back({down, false});
+            }
+            if (n.orders.size() > 1) {
+                PointChoices flip = c;
+                flip[i].order = 1 - c[i].order;
+                const std::vector<int64_t> &other = n.orders[flip[i].order].factors;
+                int64_t want = factors[c[i].unroll];
+                size_t u = 0;
+                while (u + 1 < other.size() && other[u + 1] <= want) u++;
+                flip[i].unroll = static_cast<int>(u);
+                out.push_back({flip, false});
+            }
+        }
+        return out;
+    }
+
+    // ScaleHLS-style: pick a frontier point, evaluate one of its unevaluated neighbours.
+    void neighbourhood() {
+        while (!full()) {
+            std::vector<size_t> front = current_front();
+            std::vector<size_t> open;
+            for (size_t p : front) {
+                if (!exhausted_.count(p)) open.push_back(p);
+            }
+            if (open.empty()) return;
+            size_t parent = open[splitmix64(rng_) % open.size()];
+            std::vector<std::pair<PointChoices, bool>> all = neighbours(parent);
+            std::vector<PointChoices> fresh;
+            for (const auto &n : all) {
+                if (!seen_.count(key(n.first))) fresh.push_back(n.first);
+            }
+            if (fresh.empty()) {
+                exhausted_.insert(parent);
+                continue;
+            }
+            // The slowest filter's step up first (when unevaluated) every other draw.
+            bool guided = !all.empty() && all.front().second && !seen_.count(key(all.front().first)) &&
+                          splitmix64(rng_) % 2 == 0;
+            const PointChoices &next = guided ? all.front().first : fresh[splitmix64(rng_) % fresh.size()];
+            add(next, "neighbour of " + std::to_string(parent));
+        }
+    }
+
+    // The frontier of the points that compiled, restricted to those that fit when some do.
+    std::vector<size_t> current_front() const {
+        std::vector<size_t> ok, fitting;
+        for (size_t i = 0; i < result_.points.size(); i++) {
+            if (!result_.points[i].ok) continue;
+            ok.push_back(i);
+            if (result_.points[i].fits) fitting.push_back(i);
+        }
+        const std::vector<size_t> &pool = fitting.empty() ? ok : fitting;
+        std::vector<Objectives> objectives;
+        for (size_t i : pool) objectives.push_back(result_.points[i].objectives());
+        std::vector<size_t> front;
+        for (size_t i : pareto_front(objectives)) front.push_back(pool[i]);
+        return front;
+    }
+
+    void mark_front_and_choice() {
+        std::vector<size_t> ok;
+        std::vector<Objectives> objectives;
+        for (size_t i = 0; i < result_.points.size(); i++) {
+            if (!result_.points[i].ok) continue;
+            ok.push_back(i);
+            objectives.push_back(result_.points[i].objectives());
+        }
+        for (size_t i : pareto_front(objectives)) result_.points[ok[i]].pareto = true;
+        for (size_t i = 0; i < result_.points.size(); i++) {
+            const EvaluatedPoint &p = result_.points[i];
+            if (!p.ok || !p.fits) continue;
+            if (result_.chosen < 0) {
+                result_.chosen = static_cast<int>(i);
+                continue;
+            }
+            const EvaluatedPoint &best = result_.points[result_.chosen];
+            if (p.interval < best.interval || (p.interval == best.interval && p.total.dsp < best.total.dsp)) {
+                result_.chosen = static_cast<int>(i);
+            }
+        }
+    }
+};
+
+std::string csv_field(const std::string &text) {
+    bool quote = text.find_first_of(",\"\n") != std::string::npos;
+    if (!quote) return text;
+    std::string q = "\"";
+    for (char c : text) {
+        if (c == '"') q += '"';
+        q += c == '\n' ? ' ' : c;
+    }
+    return q + "\"";
+}
+
+std::string number(double v, const char *format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+}  // namespace
+
+SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options) {
+    return Explorer(space, evaluate, options).run();
+}
+
+std::string pareto_csv(const DesignSpace &space, const SearchResult &result) {
+    std::string csv = "point,origin,status,interval,latency,samples_per_s,dsp,bram18k,uram,lut,ff,dsp_efficiency,"
+                      "fits,pareto,knobs\n";
+    for (size_t i = 0; i < result.points.size(); i++) {
+        const EvaluatedPoint &p = result.points[i];
+        csv += std::to_string(i) + "," + csv_field(p.origin) + ",";
+        if (!p.ok) {
+            csv += csv_field("error: " + p.error) + ",,,,,,,,,,no,no," + csv_field(point_text(space, p.choices)) + "\n";
+            continue;
+        }
+        csv += "ok," + std::to_string(p.interval) + "," + std::to_string(p.latency) + "," +
+               number(p.throughput, "%.6g") + "," + std::to_string(p.total.dsp) + "," + std::to_string(p.total.bram18k) +
+               "," + std::to_string(p.total.uram) + "," + std::to_string(p.total.lut) + "," +
+               std::to_string(p.total.ff) + "," + number(p.dsp_efficiency, "%.4f") + "," + (p.fits ? "yes" : "no") +
+               "," + (p.pareto ? "yes" : "no") + "," + csv_field(point_text(space, p.choices)) + "\n";
+    }
+    return csv;
+}
+
+}  // namespace flowhls::dse

@@ -1,0 +1,78 @@
+// Deterministic design-space exploration: naive and throughput-balanced starts, then a
+// neighbourhood search on the Pareto frontier, every point evaluated by the caller's estimator.
+#pragma once
+
+#include "analysis/Device.h"
+#include "analysis/QorEstimator.h"
+#include "dse/Pareto.h"
+#include "dse/Space.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace flowhls::dse {
+
+/// Evaluates a point: the QoR estimate of the program compiled with `schedule`. Throws
+/// flowhls::Error when the program does not compile with it (the point is then recorded as
+/// failed, with the message).
+using Evaluator = std::function<DesignEstimate(const HlsSchedule &schedule)>;
+
+struct SearchOptions {
+    /// Seed of the neighbourhood search's choices (splitmix64).
+    uint64_t seed = 1;
+    /// Most points evaluated (the naive point included).
+    int max_points = 40;
+    /// What a design may use: points over it are explored but never chosen.
+    Resources budget;
+    /// Called after each evaluation with the number of points evaluated (null: nothing).
+    std::function<void(int evaluated)> progress;
+};
+
+/// One evaluated point.
+struct EvaluatedPoint {
+    PointChoices choices;
+    /// How the search reached it: "naive", "balanced", "neighbour of 3".
+    std::string origin;
+    bool ok = false;      ///< compiled; `error` says why not
+    std::string error;
+    int64_t interval = 0, latency = 0;
+    double throughput = 0.0;
+    Resources total;
+    double dsp_efficiency = 0.0;
+    bool fits = false;    ///< within the budget
+    bool pareto = false;  ///< on the frontier of the points that compiled
+    /// The slowest filter (latency) of the design, "" when none.
+    std::string bottleneck;
+    Objectives objectives() const { return {interval, total.dsp, total.bram18k, total.lut}; }
+};
+
+struct SearchResult {
+    std::vector<EvaluatedPoint> points;  ///< in evaluation order; points[0] is the naive point
+    /// The chosen point: the highest throughput among the points that fit, ties to fewer DSP
+    /// then to the earlier point; -1 when none fits.
+    int chosen = -1;
+};
+
+/// Contract: explores `space` with `evaluate`, deterministically for a seed: (1) the naive
+/// point (all knobs at their default); (2) the "reduction outside" order everywhere it exists;
+/// (3) throughput-balanced points: for targets T = W/2, W/4, ... (W the slowest filter's
+/// latency), each filter takes its faster order and the smallest unroll factor that brings its
+/// latency to T, so the parallelism is shared in proportion to each filter's work (HIDA's
+/// intensity-aware rule), until a point exceeds the DSP budget or does not lower the interval; (4) ScaleHLS-style
+/// neighbourhood search: repeatedly a frontier point (one that fits when some does) is picked
+/// with splitmix64 and its unevaluated neighbour on its slowest filter (one unroll step up), or
+/// a random neighbour (one node one unroll step up or down, or its order flipped), is
+/// evaluated; until options.max_points points or no frontier point has unevaluated
+/// neighbours. Marks the frontier and the chosen point. Pure apart from `evaluate`.
+SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options);
+
+/// Contract: every evaluated point as CSV, one row per point in evaluation order (header
+/// `point,origin,status,interval,latency,samples_per_s,dsp,bram18k,uram,lut,ff,dsp_efficiency,
+/// fits,pareto,knobs`); figures are estimates. Deterministic. Pure.
+std::string pareto_csv(const DesignSpace &space, const SearchResult &result);
+
+/// The splitmix64 generator (one step: advances `state`, returns the next value).
+uint64_t splitmix64(uint64_t &state);
+
+}  // namespace flowhls::dse

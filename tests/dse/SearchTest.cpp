@@ -1,0 +1,213 @@
+// Tests of the design-space exploration: Pareto dominance, the knobs found in real programs,
+// point schedules, and the search (determinism, budget, choice) on a model evaluator.
+#include "dse/Budget.h"
+#include "dse/Pareto.h"
+#include "dse/Search.h"
+#include "dse/Space.h"
+#include "flowhls/Error.h"
+#include "flowhls/Examples.h"
+#include "flowhls/Onnx.h"
+#include "frontend/halide/Intake.h"
+#include "frontend/halide/ProgramCopy.h"
+#include "graph/ExtractFilters.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace flowhls::dse {
+namespace {
+
+TEST(Pareto, DominanceNeedsNoWorseEverywhereAndBetterSomewhere) {
+    Objectives a{100, 10, 5, 1000}, b{200, 10, 5, 1000}, c{50, 20, 5, 1000};
+    EXPECT_TRUE(dominates(a, b));
+    EXPECT_FALSE(dominates(b, a));
+    EXPECT_FALSE(dominates(a, a));
+    EXPECT_FALSE(dominates(a, c));  // slower but fewer DSPs: a trade-off
+    EXPECT_FALSE(dominates(c, a));
+    Objectives d{100, 10, 6, 1000};  // one more BRAM18K
+    EXPECT_TRUE(dominates(a, d));
+    EXPECT_EQ(pareto_front({a, b, c, d, a}), (std::vector<size_t>{0, 2, 4}));
+    EXPECT_TRUE(pareto_front({}).empty());
+}
+
+DesignSpace space_of(const HalideProgram &program) {
+    return build_space(program, extract_filters(lower_for_hls(isolated_copy(program), HlsTarget::Vitis)));
+}
+
+const NodeKnobs *node(const DesignSpace &s, const std::string &filter) {
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.filter == filter) return &n;
+    }
+    return nullptr;
+}
+
+TEST(Space, TwoMmOffersTheReductionOutsideAndDivisorUnrolls) {
+    DesignSpace s = space_of(build_example("pb_2mm", "", "small"));
+    const NodeKnobs *tmp = node(s, "tmp");
+    ASSERT_NE(tmp, nullptr);
+    ASSERT_EQ(tmp->orders.size(), 2u);
+    EXPECT_EQ(tmp->orders[0].unroll_loop, "k");  // default: the reduction innermost (trip 70)
+    EXPECT_EQ(tmp->orders[0].factors, (std::vector<int64_t>{1, 2, 5, 7, 10, 14, 35}));
+    EXPECT_EQ(tmp->orders[1].unroll_loop, "j");  // j moved inside k (trip 50)
+    EXPECT_EQ(tmp->orders[1].factors, (std::vector<int64_t>{1, 2, 5, 10, 25, 50}));
+    PointChoices c(s.nodes.size());
+    EXPECT_TRUE(point_schedule(s, c).empty());
+    EXPECT_EQ(point_text(s, c), "naive");
+    c[tmp - s.nodes.data()] = {1, 3};
+    HlsSchedule schedule = point_schedule(s, c);
+    ASSERT_EQ(schedule.transforms().size(), 1u);
+    EXPECT_EQ(schedule.transforms()[0].func, "tmp");
+    EXPECT_EQ(schedule.transforms()[0].stage, 1);
+    EXPECT_EQ(schedule.transforms()[0].loops, (std::vector<std::string>{"j", "k"}));
+    ASSERT_EQ(schedule.directives().size(), 1u);
+    EXPECT_EQ(schedule.directives()[0].loop, "j");
+    EXPECT_EQ(schedule.directives()[0].value, 10);
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
+    EXPECT_EQ(point_text(s, c), "tmp:outside/u10");
+}
+
+TEST(Space, LenetKnobsUseOnnxNodeNames) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = space_of(p);
+    const NodeKnobs *fc1 = node(s, "fc1");
+    ASSERT_NE(fc1, nullptr);
+    EXPECT_EQ(fc1->key, "/fc1/Gemm");
+    ASSERT_EQ(fc1->orders.size(), 2u);
+    EXPECT_EQ(fc1->orders[0].unroll_keys, (std::vector<std::string>{"/fc1/Gemm#acc"}));
+    ASSERT_EQ(fc1->orders[1].transforms.size(), 2u);
+    EXPECT_EQ(fc1->orders[1].transforms[0].kind, LoopTransform::Kind::ComputeAt);
+    EXPECT_EQ(fc1->orders[1].transforms[0].at_loop, "i");
+    EXPECT_EQ(fc1->orders[1].transforms[1].loops, (std::vector<std::string>{"j", "k"}));
+    EXPECT_EQ(fc1->orders[1].unroll_keys, (std::vector<std::string>{"/fc1/Gemm#acc", "/fc1/Gemm"}));
+    EXPECT_EQ(fc1->orders[1].factors.back(), 60);  // divisors of 120 up to 64
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    ASSERT_EQ(conv2->orders.size(), 2u);
+    EXPECT_EQ(conv2->orders[1].transforms[1].loops, (std::vector<std::string>{"ox", "kx", "ky", "ci"}));
+    const NodeKnobs *relu = node(s, "Relu");
+    ASSERT_NE(relu, nullptr);
+    EXPECT_EQ(relu->orders.size(), 1u);
+    EXPECT_EQ(relu->orders[0].unroll_loop, "ox");
+}
+
+// A space of three nodes and an evaluator in closed form: each node's latency is its work
+// over its unroll factor (x4 in the default order: the recurrence), 5 DSP per unit of unroll.
+DesignSpace toy_space() {
+    DesignSpace s;
+    const int64_t trips[] = {64, 32, 16};
+    for (int i = 0; i < 3; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        for (const char *name : {"default", "reduction outside"}) {
+            OrderOption o;
+            o.name = name;
+            o.unroll_loop = "x";
+            o.unroll_keys = {n.key};
+            for (int64_t f = 1; f <= trips[i]; f *= 2) o.factors.push_back(f);
+            if (o.name != "default") {
+                LoopTransform t;
+                t.kind = LoopTransform::Kind::Reorder;
+                t.func = n.key;
+                t.stage = 1;
+                t.loops = {"x", "r"};
+                o.transforms.push_back(t);
+            }
+            n.orders.push_back(o);
+        }
+        s.nodes.push_back(n);
+    }
+    return s;
+}
+
+DesignEstimate toy_estimate(const HlsSchedule &schedule) {
+    const int64_t work[] = {64000, 32000, 4000};
+    DesignEstimate e;
+    for (int i = 0; i < 3; i++) {
+        std::string name = "f" + std::to_string(i);
+        int64_t u = 1, ii = 4;
+        for (const Directive &d : schedule.directives()) {
+            if (d.target == name) u = d.value;
+        }
+        for (const LoopTransform &t : schedule.transforms()) {
+            if (t.func == name) ii = 1;
+        }
+        FilterEstimate f;
+        f.name = name;
+        f.latency = work[i] * ii / u;
+        e.filters.push_back(f);
+        e.interval = std::max(e.interval, f.latency);
+        e.total.dsp += 5 * u;
+        e.total.lut += 100 * u;
+    }
+    e.latency = e.interval;
+    e.throughput = 1e8 / static_cast<double>(e.interval);
+    return e;
+}
+
+SearchOptions toy_options(uint64_t seed, int64_t dsp) {
+    SearchOptions o;
+    o.seed = seed;
+    o.max_points = 25;
+    o.budget = default_budget(load_device("xcvu9p", 200));
+    o.budget.dsp = dsp;
+    return o;
+}
+
+TEST(Search, SameSeedSameCsvBytes) {
+    DesignSpace s = toy_space();
+    std::string a = pareto_csv(s, explore(s, toy_estimate, toy_options(7, 200)));
+    std::string b = pareto_csv(s, explore(s, toy_estimate, toy_options(7, 200)));
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 26);  // header + max_points rows
+    EXPECT_EQ(a.substr(0, a.find('\n')),
+              "point,origin,status,interval,latency,samples_per_s,dsp,bram18k,uram,lut,ff,dsp_efficiency,fits,pareto,knobs");
+}
+
+TEST(Search, ChoosesTheFastestPointThatFitsAndMarksTheFrontier) {
+    DesignSpace s = toy_space();
+    SearchResult r = explore(s, toy_estimate, toy_options(3, 200));
+    ASSERT_GE(r.chosen, 0);
+    const EvaluatedPoint &c = r.points[r.chosen];
+    EXPECT_TRUE(c.fits);
+    EXPECT_LE(c.total.dsp, 200);
+    EXPECT_EQ(r.points[0].origin, "naive");
+    EXPECT_EQ(r.points[0].interval, 256000);
+    // 40 units of unroll at most: the work-proportional split 64:32:4 gives 16 + 8 + 1 (or
+    // 16 + 16 + 1), interval 4,000: 64x better than the naive point.
+    EXPECT_LE(c.interval, 4000);
+    for (const EvaluatedPoint &p : r.points) {
+        if (p.fits) {
+            EXPECT_GE(p.interval, c.interval);
+        }
+        for (const EvaluatedPoint &q : r.points) {
+            if (p.pareto) {
+                EXPECT_FALSE(dominates(q.objectives(), p.objectives()));
+            }
+        }
+    }
+}
+
+TEST(Search, NoPointFitsATinyBudget) {
+    DesignSpace s = toy_space();
+    SearchResult r = explore(s, toy_estimate, toy_options(1, 10));  // the naive point needs 15 DSP
+    EXPECT_EQ(r.chosen, -1);
+    EXPECT_FALSE(r.points.empty());
+}
+
+TEST(Search, FailedPointsAreRecordedNotChosen) {
+    DesignSpace s = toy_space();
+    Evaluator picky = [](const HlsSchedule &schedule) {
+        if (!schedule.transforms().empty()) throw Error("no reorder here");
+        return toy_estimate(schedule);
+    };
+    SearchResult r = explore(s, picky, toy_options(1, 200));
+    ASSERT_GE(r.chosen, 0);
+    EXPECT_FALSE(r.points[1].ok);
+    EXPECT_EQ(r.points[1].error, "no reorder here");
+    EXPECT_TRUE(point_schedule(s, r.points[r.chosen].choices).transforms().empty());
+    EXPECT_NE(pareto_csv(s, r).find("error: no reorder here"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace flowhls::dse
