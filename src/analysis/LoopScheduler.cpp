@@ -33,19 +33,6 @@ struct Access {
     Expr index;
 };
 
-bool contains_loop(const Stmt &s) {
-    class Find : public IRVisitor {
-    public:
-        bool found = false;
-
-    private:
-        using IRVisitor::visit;
-        void visit(const For *) override { found = true; }
-    } f;
-    s.accept(&f);
-    return f.found;
-}
-
 // The operator computing `e`, seen through strict_float() (the exact-math wrapper, a wire).
 std::string producing_operator(const Expr &e) {
     const Call *c = e.as<Call>();

@@ -125,6 +125,19 @@ std::set<std::string> names_in(const Halide::Internal::Stmt &s) {
     return n.names;
 }
 
+bool contains_loop(const Halide::Internal::Stmt &s) {
+    class Find : public Halide::Internal::IRVisitor {
+    public:
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::For *) override { found = true; }
+    } f;
+    if (s.defined()) s.accept(&f);
+    return f.found;
+}
+
 namespace {
 
 // The additive terms of `e` as (coefficient, expression) pairs plus a constant; false when a

@@ -65,6 +65,9 @@ std::set<std::string> referenced_variables(const Halide::Internal::Stmt &s);
 /// buffers (so a pass can make new names that do not collide).
 std::set<std::string> names_in(const Halide::Internal::Stmt &s);
 
+/// Whether a statement holds a loop anywhere inside it.
+bool contains_loop(const Halide::Internal::Stmt &s);
+
 /// Indices of one array that differ from each other by constants: `indices[members[i]]`
 /// equals `base + offsets[i]` (base is the index of the first member).
 struct ConstantOffsetGroup {

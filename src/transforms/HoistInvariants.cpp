@@ -53,7 +53,7 @@ private:
     void visit(const For *op) override {
         std::vector<const For *> nest = {op};
         while (const For *inner = perfect_child(nest.back())) nest.push_back(inner);
-        if (nest.size() > 1 && !contains_loop(nest.back()) && pipelined(nest)) {
+        if (nest.size() > 1 && !contains_loop(nest.back()->body) && pipelined(nest)) {
             for (size_t i = 1; i < nest.size(); i++) {
                 for (size_t j = 0; j < i; j++) outer[nest[i]->name].insert(nest[j]->name);
             }
@@ -61,19 +61,6 @@ private:
         enclosing.push_back(op->name);
         op->body.accept(this);
         enclosing.pop_back();
-    }
-
-    static bool contains_loop(const For *op) {
-        class Find : public IRVisitor {
-        public:
-            bool found = false;
-
-        private:
-            using IRVisitor::visit;
-            void visit(const For *) override { found = true; }
-        } f;
-        op->body.accept(&f);
-        return f.found;
     }
 
     // Whether infer-directives will pipeline the innermost loop of `nest` with the loops around
