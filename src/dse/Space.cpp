@@ -1,6 +1,7 @@
 // The design space of a program: per filter, the knobs the exploration turns; a point's schedule.
 #include "dse/Space.h"
 #include "frontend/halide/Intake.h"
+#include "support/Names.h"
 
 #include <map>
 #include <set>
@@ -12,7 +13,8 @@ namespace {
 using Halide::Internal::Dim;
 using Halide::Internal::Function;
 
-// A loop of the extracted graph: its Func, stage and variable, and its trip count.
+// A loop of the extracted graph: its Func (by base name, as filters are named), stage and
+// variable, and its trip count.
 struct GraphLoop {
     std::string func, var;
     int stage = 0;
@@ -25,7 +27,7 @@ bool split_loop_name(const std::string &name, GraphLoop &loop) {
         size_t j = i + 2;
         while (j < name.size() && isdigit(static_cast<unsigned char>(name[j]))) j++;
         if (j == i + 2 || j >= name.size() || name[j] != '.') continue;
-        loop.func = name.substr(0, i);
+        loop.func = halide_base_name(name.substr(0, i));
         loop.stage = std::stoi(name.substr(i + 2, j - i - 2));
         loop.var = name.substr(j + 1);
         return true;
@@ -79,10 +81,12 @@ std::vector<int64_t> unroll_factors(int64_t trip) {
     return f;
 }
 
-// The schedule key of Func `func`: `alias` when the program maps it to `func`, else the name.
+// The schedule key of Func `func` (a base name): `alias` when the program maps it to `func`,
+// else the name.
 std::string key_of(const HalideProgram &program, const std::string &func, const std::string &alias) {
     auto it = program.directive_aliases.find(alias);
-    return !alias.empty() && it != program.directive_aliases.end() && it->second == func ? alias : func;
+    bool aliased = !alias.empty() && it != program.directive_aliases.end() && halide_base_name(it->second) == func;
+    return aliased ? alias : func;
 }
 
 // Trip count of `var` in stage `stage` of `func` among `loops` (0: not a loop there).
@@ -94,6 +98,7 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
 }
 
 // The knobs of filter `filter` whose loops are `loops`.
+// `funcs` is keyed by base name (functions_by_base_name), as are filters and `loops`.
 NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, Function> &funcs,
                      const std::string &filter, const std::vector<GraphLoop> &loops) {
     NodeKnobs n;
@@ -105,6 +110,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     // The accumulation: the first Func of the filter with an update whose innermost loop is a
     // reduction loop and that has a pure loop.
     const Function *acc = nullptr;
+    std::string acc_name;  // its base name
     int acc_stage = 0;
     for (const GraphLoop &l : loops) {
         auto it = funcs.find(l.func);
@@ -114,17 +120,18 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         for (const Dim &d : dims) pure = pure || !d.is_rvar();
         if (!dims.empty() && dims[0].is_rvar() && pure) {
             acc = &it->second;
+            acc_name = it->first;
             acc_stage = l.stage;
         }
     }
     OrderOption plain;
     plain.name = "default";
     if (acc) {
-        std::string acc_key = acc->name() == filter ? n.key : key_of(program, acc->name(), node + "#acc");
+        std::string acc_key = acc_name == filter ? n.key : key_of(program, acc_name, node + "#acc");
         std::vector<Dim> dims = stage_dims(*acc, acc_stage);
         plain.unroll_loop = loop_var(dims[0].var);
         plain.unroll_keys = {acc_key};
-        plain.factors = unroll_factors(trip_of(loops, acc->name(), acc_stage, dims[0].var));
+        plain.factors = unroll_factors(trip_of(loops, acc_name, acc_stage, dims[0].var));
         n.orders.push_back(plain);
         // The innermost pure loop p, moved inside the reduction loops.
         size_t p = 0;
@@ -132,9 +139,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         std::string pv = dims[p].var;
         OrderOption outside;
         outside.name = "reduction outside";
-        int64_t trip = trip_of(loops, acc->name(), acc_stage, pv);
+        int64_t trip = trip_of(loops, acc_name, acc_stage, pv);
         bool legal = true;
-        if (acc->name() != filter) {
+        if (acc_name != filter) {
             // A helper computed inside the filter: compute it at the loop enclosing p, so that
             // it covers p's whole range (the filter's own loop p copies it out).
             const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
@@ -159,7 +166,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         outside.transforms.push_back(order);
         outside.unroll_loop = loop_var(pv);
         outside.unroll_keys = {acc_key};
-        if (acc->name() != filter) outside.unroll_keys.push_back(n.key);
+        if (acc_name != filter) outside.unroll_keys.push_back(n.key);
         outside.factors = unroll_factors(trip);
         if (legal && trip > 1) n.orders.push_back(outside);
         return n;
@@ -179,7 +186,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
 }  // namespace
 
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
-    std::map<std::string, Function> funcs = pipeline_functions(program);
+    std::map<std::string, Function> funcs = functions_by_base_name(program);
     DesignSpace space;
     for (const Filter &f : extracted.filters) {
         LoopCollector c;

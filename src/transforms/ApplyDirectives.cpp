@@ -61,7 +61,9 @@ public:
         }
         for (const LoopRef &l : loops) {
             std::string f = split_loop_name(l.name).first;
-            if (!f.empty()) funcs.insert(f);
+            if (f.empty()) continue;
+            funcs.insert(f);
+            funcs.insert(halide_base_name(f));  // `tmp$1`'s loops are also `tmp`'s (another process's name)
         }
         for (const Buffer &b : g.buffers) funcs.insert(b.name);
     }
@@ -127,11 +129,15 @@ private:
 
     void apply_loop(const Directive &d) {
         std::string func = resolve(d);
+        // The loops of the Func of that exact name; where there are none, those of the Funcs of
+        // that base name.
+        bool exact = false;
+        for (const LoopRef &l : loops) exact = exact || split_loop_name(l.name).first == func;
         std::set<std::string> vars;
         int matched = 0;
         for (const LoopRef &l : loops) {
             auto parts = split_loop_name(l.name);
-            if (parts.first != func) continue;
+            if (exact ? parts.first != func : halide_base_name(parts.first) != func) continue;
             vars.insert(parts.second);
             if (!loop_name_matches(parts.second, d.loop)) continue;
             if (l.type != ForType::Serial) {

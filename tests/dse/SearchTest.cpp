@@ -4,6 +4,7 @@
 #include "dse/Pareto.h"
 #include "dse/Search.h"
 #include "dse/Space.h"
+#include "driver/CompileGraph.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
 #include "flowhls/Onnx.h"
@@ -89,6 +90,36 @@ TEST(Space, LenetKnobsUseOnnxNodeNames) {
     ASSERT_NE(relu, nullptr);
     EXPECT_EQ(relu->orders.size(), 1u);
     EXPECT_EQ(relu->orders[0].unroll_loop, "ox");
+}
+
+// Halide names the Funcs of a program built a second time in one process `tmp$1`, `D$1`, ...:
+// the space, its schedules and their application must not depend on what the process built
+// before (a schedule written by one process is read by another).
+TEST(Space, SameKnobsWhenTheProcessBuiltTheProgramBefore) {
+    HalideProgram first = build_example("pb_2mm", "", "small");
+    HalideProgram second = build_example("pb_2mm", "", "small");
+    ASSERT_NE(second.outputs[0].func.name(), first.outputs[0].func.name());  // the renaming happens
+    DesignSpace a = space_of(first), b = space_of(second);
+    ASSERT_EQ(a.nodes.size(), b.nodes.size());
+    ASSERT_NE(node(b, "tmp"), nullptr);
+    PointChoices c(a.nodes.size());
+    for (size_t i = 0; i < a.nodes.size(); i++) {
+        EXPECT_EQ(a.nodes[i].key, b.nodes[i].key);
+        ASSERT_EQ(a.nodes[i].orders.size(), b.nodes[i].orders.size());
+        int order = static_cast<int>(a.nodes[i].orders.size()) - 1;
+        c[i] = {order, a.nodes[i].orders[order].factors.size() > 1 ? 1 : 0};
+    }
+    std::string json = write_schedule_json(point_schedule(a, c));
+    EXPECT_EQ(write_schedule_json(point_schedule(b, c)), json);
+    // The first build's schedule applies to the second build and gives the same design.
+    CompileOptions options;
+    HalideProgram p1 = first, p2 = second;
+    p1.directives.append(parse_directives_json(json, "point.json"));
+    p2.directives.append(parse_directives_json(json, "point.json"));
+    DesignEstimate e1 = estimate_program(p1, options), e2 = estimate_program(p2, options);
+    EXPECT_EQ(e1.interval, e2.interval);
+    EXPECT_EQ(e1.total.dsp, e2.total.dsp);
+    EXPECT_LT(e1.interval, estimate_program(first, options).interval);
 }
 
 // A space of three nodes and an evaluator in closed form: each node's latency is its work

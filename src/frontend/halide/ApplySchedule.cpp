@@ -23,7 +23,8 @@ std::string join(const std::vector<std::string> &names) {
 class Applier {
 public:
     explicit Applier(HalideProgram &program)
-        : funcs_(pipeline_functions(program)), aliases_(program.directive_aliases) {}
+        : funcs_(pipeline_functions(program)), by_base_(functions_by_base_name(program)),
+          aliases_(program.directive_aliases) {}
 
     void apply(const LoopTransform &t) {
         Halide::Func f(resolve(t, t.func));
@@ -75,16 +76,21 @@ public:
 
 private:
     std::map<std::string, Function> funcs_;
+    std::map<std::string, Function> by_base_;  // functions_by_base_name
     const std::map<std::string, std::string> &aliases_;
 
     [[noreturn]] void fail(const LoopTransform &t, const std::string &what) const { throw Error(t.origin + ": " + what); }
 
+    // The Func `name` stands for: the Func of that exact name (the C++ API names Funcs so), else
+    // the Func an alias (ONNX node name) maps to, else the Func of that base name (a schedule
+    // file written by another process names `tmp$1` as `tmp`).
     Function resolve(const LoopTransform &t, const std::string &name) const {
         auto it = funcs_.find(name);
         if (it != funcs_.end()) return it->second;
         auto alias = aliases_.find(name);
-        if (alias != aliases_.end()) it = funcs_.find(alias->second);
-        if (it != funcs_.end()) return it->second;
+        std::string target = alias != aliases_.end() ? alias->second : name;
+        if ((it = funcs_.find(target)) != funcs_.end()) return it->second;
+        if ((it = by_base_.find(halide_base_name(target))) != by_base_.end()) return it->second;
         std::vector<std::string> names;
         for (const auto &kv : funcs_) names.push_back(kv.first);
         fail(t, "unknown Func '" + name + "' (the program's Funcs: " + join(names) + ")");

@@ -2,7 +2,10 @@
 #include "frontend/halide/Intake.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/LowerMath.h"
+#include "support/Names.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -222,6 +225,31 @@ std::map<std::string, Function> pipeline_functions(const HalideProgram &program)
     std::vector<Halide::Func> outputs;
     for (const ProgramOutput &out : program.outputs) outputs.push_back(out.func);
     return pipeline_functions(outputs);
+}
+
+namespace {
+// The `$N` suffix Halide gave `name` (0 when there is none).
+long halide_suffix(const std::string &name) {
+    size_t at = name.rfind('$');
+    if (at == std::string::npos || at + 1 == name.size()) return 0;
+    long n = 0;
+    for (size_t i = at + 1; i < name.size(); i++) {
+        if (!std::isdigit(static_cast<unsigned char>(name[i]))) return 0;
+        n = std::min(n * 10 + (name[i] - '0'), 1000000000L);
+    }
+    return n;
+}
+}  // namespace
+
+std::map<std::string, Function> functions_by_base_name(const HalideProgram &program) {
+    std::map<std::string, Function> out;
+    for (const auto &kv : pipeline_functions(program)) {
+        std::string base = halide_base_name(kv.first);
+        auto it = out.find(base);
+        if (it == out.end()) out.emplace(base, kv.second);
+        else if (halide_suffix(kv.first) < halide_suffix(it->second.name())) it->second = kv.second;
+    }
+    return out;
 }
 
 Halide::Target hls_lowering_target() {

@@ -34,6 +34,11 @@ struct LoweredProgram {
 std::map<std::string, Halide::Internal::Function> pipeline_functions(const std::vector<Halide::Func> &outputs);
 /// The same for a program's outputs.
 std::map<std::string, Halide::Internal::Function> pipeline_functions(const HalideProgram &program);
+/// The same keyed by base name (`tmp$1` -> `tmp`, support/Names' halide_base_name), the name the
+/// extracted filters carry: Halide numbers a Func `tmp$1` when the process made a `tmp` before,
+/// so only the base name is the same in every process. Where two Funcs share a base name, the
+/// one Halide made first (the smaller `$N`) has it.
+std::map<std::string, Halide::Internal::Function> functions_by_base_name(const HalideProgram &program);
 
 /// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
 /// schedules, missing or non-positive shapes, unsupported types), naming the Func and the
