@@ -331,11 +331,20 @@ void refuse_over_budget(const Resources &used, const Resources &budget, const De
 }
 
 // Contract: adds what the design-space exploration chose (options.extra_files, the report and
-// README sections, report.json's `dse` object) to the project's `files`.
+// README sections, report.json's `dse` object, the frontier plot `frontier.svg` inline in
+// report.html) to the project's `files`.
 void add_dse_results(std::vector<EmittedFile> &files, const CompileOptions &options) {
     for (EmittedFile &f : files) {
         if (f.path == "report.txt") f.contents += options.dse_report_text;
         if (f.path == "README.md") f.contents += options.dse_readme_text;
+        if (f.path == "report.html") {
+            // The exploration's frontier plot (an extra file), inline so the page stays self-contained.
+            for (const auto &extra : options.extra_files) {
+                size_t end = f.contents.rfind("</body>");
+                if (extra.first != "frontier.svg" || end == std::string::npos) continue;
+                f.contents.insert(end, "<h2>Design-space exploration (estimates)</h2>\n" + extra.second);
+            }
+        }
         if (f.path == "report.json" && !options.dse_report_json.empty()) {
             nlohmann::json j = nlohmann::json::parse(f.contents);
             j["dse"] = nlohmann::json::parse(options.dse_report_json);

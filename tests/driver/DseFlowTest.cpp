@@ -45,6 +45,13 @@ TEST(DseFlow, ScheduleJsonReproducesTheChosenDesign) {
     EXPECT_LE(a["dse"]["dsp"].get<int64_t>(), 176);
     EXPECT_NE(test::read_file(dir / "a/README.md").find("schedule.json"), std::string::npos);
     EXPECT_NE(test::read_file(dir / "a/report.txt").find("Design-space exploration"), std::string::npos);
+    // report.html draws the frontier inline (the project's frontier.svg) and stars the chosen point.
+    std::string html = test::read_file(dir / "a/report.html"), svg = test::read_file(dir / "a/frontier.svg");
+    EXPECT_NE(html.find("<h2>Design-space exploration (estimates)</h2>"), std::string::npos);
+    EXPECT_NE(html.find(svg), std::string::npos);
+    EXPECT_NE(svg.find("chosen: point " + std::to_string(a["dse"]["chosen_point"].get<int>())), std::string::npos)
+        << svg;
+    EXPECT_FALSE(fs::exists(dir / "b/frontier.svg"));
 }
 
 TEST(DseFlow, PbGemmDesignPassesCsim) {
@@ -106,6 +113,7 @@ TEST(DseFlow, DseCommandWritesTheFrontierDeterministically) {
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9) << csv;
     EXPECT_TRUE(fs::exists(dir / "d1/points/000.schedule.json"));
     EXPECT_EQ(test::read_file(dir / "d1/points/000.schedule.json"), "{}\n");
+    EXPECT_EQ(test::read_file(dir / "d1/frontier.svg"), test::read_file(dir / "d2/frontier.svg"));
 }
 
 }  // namespace

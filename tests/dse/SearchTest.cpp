@@ -1,6 +1,7 @@
 // Tests of the design-space exploration: Pareto dominance, the knobs found in real programs,
 // point schedules, and the search (determinism, budget, choice) on a model evaluator.
 #include "dse/Budget.h"
+#include "dse/FrontierPlot.h"
 #include "dse/Pareto.h"
 #include "dse/Search.h"
 #include "dse/Space.h"
@@ -238,6 +239,45 @@ TEST(Search, FailedPointsAreRecordedNotChosen) {
     EXPECT_EQ(r.points[1].error, "no reorder here");
     EXPECT_TRUE(point_schedule(s, r.points[r.chosen].choices).transforms().empty());
     EXPECT_NE(pareto_csv(s, r).find("error: no reorder here"), std::string::npos);
+}
+
+// The frontier plot: every compiled point drawn once, the chosen one starred, failed points
+// left out, the budget line drawn, and nothing at all when no point compiled.
+TEST(FrontierPlot, DrawsCompiledPointsAndStarsTheChosenOne) {
+    SearchResult r;
+    auto point = [](int64_t interval, int64_t dsp, bool ok, bool pareto, bool fits) {
+        EvaluatedPoint p;
+        p.origin = "test";
+        p.ok = ok;
+        p.interval = interval;
+        p.total.dsp = dsp;
+        p.pareto = pareto;
+        p.fits = fits;
+        return p;
+    };
+    Resources budget;
+    budget.dsp = 400;
+    EXPECT_EQ(frontier_svg(r, budget), "");
+    r.points = {point(100000, 5, true, true, true), point(20000, 60, true, true, true), point(30000, 90, true, false, true),
+                point(0, 0, false, false, false), point(5000, 900, true, true, false)};
+    r.chosen = 1;
+    std::string svg = frontier_svg(r, budget);
+    auto count = [&](const std::string &what) {
+        size_t n = 0;
+        for (size_t at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) n++;
+        return n;
+    };
+    EXPECT_EQ(count("<circle"), 4u) << svg;
+    EXPECT_EQ(count("<polygon"), 1u);
+    EXPECT_EQ(count("<polyline"), 1u);
+    EXPECT_NE(svg.find("chosen: point 1"), std::string::npos);
+    EXPECT_NE(svg.find("DSP budget 400"), std::string::npos);
+    EXPECT_NE(svg.find("point 4 (test): interval 5000 cycles, DSP 900, BRAM18K 0, LUT 0, over budget"),
+              std::string::npos);
+    EXPECT_NE(svg.find("(estimate)"), std::string::npos);
+    EXPECT_EQ(svg, frontier_svg(r, budget));
+    r.chosen = -1;
+    EXPECT_EQ(frontier_svg(r, budget).find("<polygon"), std::string::npos);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The compile subcommand: a model, example or generator into an HLS project (then csim).
 #include "driver/cli/Command.h"
 #include "driver/cli/DseCommand.h"
+#include "dse/FrontierPlot.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Directives.h"
@@ -193,6 +194,8 @@ int run_compile(const CompileArgs &a) {
         std::string json = point_schedule_json(*explored, explored->result.chosen, user);
         user = parse_directives_json(json, "schedule.json");
         options.extra_files.push_back({"schedule.json", json});
+        std::string plot = dse::frontier_svg(explored->result, explored->budget);
+        if (!plot.empty()) options.extra_files.push_back({"frontier.svg", plot});
         describe_choice(*explored, "seed " + std::to_string(a.dse_seed), options);
     }
     program.directives.append(user);

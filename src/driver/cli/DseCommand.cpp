@@ -3,6 +3,7 @@
 #include "driver/CompileGraph.h"
 #include "driver/cli/Command.h"
 #include "dse/Budget.h"
+#include "dse/FrontierPlot.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
 #include "flowhls/Onnx.h"
@@ -102,6 +103,8 @@ int run_dse(DseArgs &a) {
     DseOutcome o = explore_program(program, a.options, a.settings);
     std::cout << frontier_table(o);
     out.write("pareto.csv", dse::pareto_csv(o.space, o.result));
+    std::string plot = dse::frontier_svg(o.result, o.budget);
+    if (!plot.empty()) out.write("frontier.svg", plot);
     for (size_t i = 0; i < o.result.points.size(); i++) {
         if (!o.result.points[i].ok) continue;
         char name[64];
