@@ -104,6 +104,8 @@ MODELS = {
     "resnet18": (lambda: torchvision_model("resnet18"), (1, 3, 224, 224)),
     # The same network (same node names and weights) on 32x32 inputs: a cheap end-to-end case.
     "resnet18_32": (lambda: torchvision_model("resnet18"), (1, 3, 32, 32)),
+    # ... and on 64x64 inputs: the size the exploration's designs are simulated at in CI.
+    "resnet18_64": (lambda: torchvision_model("resnet18"), (1, 3, 64, 64)),
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
     "squeezenet": (lambda: torchvision_model("squeezenet"), (1, 3, 224, 224)),
     "vgg11": (lambda: torchvision_model("vgg11"), (1, 3, 224, 224)),
