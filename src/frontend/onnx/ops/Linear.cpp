@@ -159,7 +159,9 @@ void convert_conv_transpose(NodeContext &ctx) {
 
     std::vector<int64_t> out_shape = {x.shape[0], maps};
     for (int i = 0; i < spatial; i++) out_shape.push_back(geo.output[i]);
-    std::vector<Var> v = make_vars(static_cast<int>(out_shape.size()));
+    // Named like the node's filter (n, co, oy, ox), as Conv's, so that the exploration can
+    // compute the accumulation at the filter's loops and a schedule of `NODE#acc` reads the same.
+    std::vector<Var> v = make_vars(dim_names("ConvTranspose", out_shape, {}));
     Func y = ctx.func();
     Expr init = Halide::Internal::make_zero(x.type);
     if (ctx.has_input(2)) {
@@ -173,7 +175,10 @@ void convert_conv_transpose(NodeContext &ctx) {
     Halide::Region extents;
     for (int i = spatial - 1; i >= 0; i--) extents.push_back({0, static_cast<int>(kernel[i])});
     extents.push_back({0, static_cast<int>(per_group_in)});
-    RDom r(extents, ctx.func("r").name());
+    std::vector<std::string> names = spatial_names("k", spatial);
+    std::reverse(names.begin(), names.end());
+    names.push_back("ci");
+    RDom r = named_rdom(extents, names);
     Expr c = v[1] / static_cast<int>(per_group_out) * static_cast<int>(per_group_in) + r[spatial];
     std::vector<Expr> xi = {v[0], c};
     std::vector<Expr> wi = {c, v[1] % static_cast<int>(per_group_out)};
