@@ -1,6 +1,8 @@
 // infer_directives: innermost loops pipelined with target II 1 (the default a user can override).
 #include "transforms/InferDirectives.h"
 
+#include <map>
+
 namespace flowhls {
 
 using namespace Halide::Internal;
@@ -8,10 +10,11 @@ using namespace Halide::Internal;
 namespace {
 
 // The serial loops that contain no other loop, each with its enclosing serial loops
-// (outermost first).
+// (outermost first); the constant trip counts of the serial loops.
 class InnermostLoops : public IRVisitor {
 public:
     std::vector<std::vector<std::string>> nests;
+    std::map<std::string, int64_t> trips;
 
 private:
     using IRVisitor::visit;
@@ -21,6 +24,7 @@ private:
         int before = inner_loops_seen;
         bool serial = op->for_type == ForType::Serial;
         if (serial) enclosing.push_back(op->name);
+        if (const auto *extent = op->extent.as<IntImm>(); serial && extent) trips[op->name] = extent->value;
         op->body.accept(this);
         bool innermost = inner_loops_seen == before;
         if (innermost && serial) nests.push_back(enclosing);
@@ -28,6 +32,14 @@ private:
         inner_loops_seen++;
     }
 };
+
+// Whether `d` unrolls its loop completely: an unroll without a factor, or one by at least the
+// loop's constant trip count (`trips`), after which no loop is left to pipeline.
+bool unrolled_completely(const LoopDirective &d, const std::string &loop, const std::map<std::string, int64_t> &trips) {
+    if (d.unroll == kUnrollComplete) return true;
+    auto trip = trips.find(loop);
+    return d.unroll > 0 && trip != trips.end() && d.unroll >= trip->second;
+}
 
 }  // namespace
 
@@ -56,19 +68,20 @@ PassResult infer_directives(FilterGraph &graph) {
             }
             LoopDirective &user = it->second;
             if (user.pipeline_ii > 0 || user.inferred) continue;
-            if (user.unroll > 0) {
+            bool complete = unrolled_completely(user, name, loops.trips);
+            if (user.unroll > 0 && !complete) {
                 // Partially unrolled: the unrolled body is pipelined.
                 user.pipeline_ii = 1;
                 user.pipeline_inferred = true;
                 result.changed = true;
                 continue;
             }
-            if (user.unroll != kUnrollComplete) continue;
+            if (!complete) continue;
             // Completely unrolled: the nearest enclosing loop that stays a loop is pipelined,
             // unless the user gave it a directive.
             for (size_t i = nest.size() - 1; i-- > 0;) {
                 auto outer = f.directives.find(nest[i]);
-                if (outer != f.directives.end() && outer->second.unroll == kUnrollComplete) continue;
+                if (outer != f.directives.end() && unrolled_completely(outer->second, nest[i], loops.trips)) continue;
                 if (outer == f.directives.end()) {
                     LoopDirective d;
                     d.pipeline_ii = 1;
