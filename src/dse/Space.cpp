@@ -2,6 +2,7 @@
 #include "dse/Space.h"
 #include "frontend/halide/Intake.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -176,6 +177,85 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     return n;
 }
 
+
+// The loops of `dims` (innermost first, co-language names) after `reorder` (a Halide reorder
+// of a subset: the positions of its loops are filled by them in its order).
+std::vector<std::string> reordered(const std::vector<Dim> &dims, const LoopTransform *reorder) {
+    std::vector<std::string> names;
+    for (const Dim &d : dims) names.push_back(loop_var(d.var));
+    if (!reorder) return names;
+    std::vector<size_t> slots;
+    for (size_t i = 0; i < names.size(); i++) {
+        if (std::find(reorder->loops.begin(), reorder->loops.end(), names[i]) != reorder->loops.end()) slots.push_back(i);
+    }
+    if (slots.size() != reorder->loops.size()) return {};
+    for (size_t i = 0; i < slots.size(); i++) names[slots[i]] = reorder->loops[i];
+    return names;
+}
+
+// Whether some stage of `f` has a loop named `var` (co-language name).
+bool has_loop(const Function &f, const std::string &var) {
+    for (int s = 0; s <= static_cast<int>(f.updates().size()); s++) {
+        for (const Dim &d : stage_dims(f, s)) {
+            if (loop_var(d.var) == var) return true;
+        }
+    }
+    return false;
+}
+
+// The unroll-and-jam knob of order `o` of filter Func `f` (loops `loops`), when it has one.
+void add_jam(OrderOption &o, const Function &f, const std::string &key, const std::vector<GraphLoop> &loops) {
+    if (o.unroll_keys != std::vector<std::string>{key}) return;
+    const LoopTransform *reorder = nullptr;
+    for (const LoopTransform &t : o.transforms) {
+        if (t.kind == LoopTransform::Kind::Reorder && t.func == key) reorder = &t;
+    }
+    for (int s = static_cast<int>(f.updates().size()); s >= 0; s--) {
+        if (reorder && reorder->stage != s) continue;
+        std::vector<Dim> dims = stage_dims(f, s);
+        std::vector<std::string> names = reordered(dims, reorder);
+        if (names.empty() || names[0] != o.unroll_loop) continue;
+        for (size_t i = 1; i < names.size(); i++) {
+            auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
+            if (d == dims.end() || d->is_rvar()) continue;
+            std::vector<int64_t> jams = unroll_factors(trip_of(loops, f.name(), s, d->var));
+            std::string outer = names[i] + "o", inner = names[i] + "i";
+            if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
+            o.jam_key = key;
+            o.jam_stage = s;
+            o.jam_loop = names[i];
+            o.jam_outer = outer;
+            o.jam_inner = inner;
+            names[i] = outer;
+            o.jam_order = {inner};
+            o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+            o.jams = jams;
+            return;
+        }
+        return;
+    }
+}
+
+// DesignSpace::connected from the filters' reads and writes.
+void connect_nodes(DesignSpace &space, const FilterGraph &extracted) {
+    std::map<std::string, const Filter *> filters;
+    for (const Filter &f : extracted.filters) filters[f.name] = &f;
+    space.connected.assign(space.nodes.size(), {});
+    for (size_t a = 0; a < space.nodes.size(); a++) {
+        for (size_t b = 0; b < space.nodes.size(); b++) {
+            const Filter *fa = filters[space.nodes[a].filter], *fb = filters[space.nodes[b].filter];
+            if (a == b || !fa || !fb) continue;
+            auto feeds = [](const Filter *w, const Filter *r) {
+                for (const std::string &buf : w->writes) {
+                    if (std::find(r->reads.begin(), r->reads.end(), buf) != r->reads.end()) return true;
+                }
+                return false;
+            };
+            if (feeds(fa, fb) || feeds(fb, fa)) space.connected[a].push_back(static_cast<int>(b));
+        }
+    }
+}
+
 }  // namespace
 
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
@@ -185,12 +265,57 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         LoopCollector c;
         if (f.body.defined()) f.body.accept(&c);
         NodeKnobs n = node_knobs(program, funcs, f.name, c.loops);
+        auto fit = funcs.find(f.name);
+        for (OrderOption &o : n.orders) {
+            if (fit != funcs.end()) add_jam(o, fit->second, n.key, c.loops);
+        }
         bool some = false;
-        for (const OrderOption &o : n.orders) some = some || o.factors.size() > 1 || !o.transforms.empty();
+        for (const OrderOption &o : n.orders) {
+            some = some || o.factors.size() > 1 || !o.transforms.empty() || o.jams.size() > 1;
+        }
         if (some) space.nodes.push_back(std::move(n));
     }
+    connect_nodes(space, extracted);
     return space;
 }
+
+int64_t total_unroll(const NodeKnobs &n, const Choice &c) {
+    const OrderOption &o = n.orders.at(c.order);
+    return o.factors.at(c.unroll) * (o.jams.empty() ? 1 : o.jams.at(c.jam));
+}
+
+namespace {
+
+// The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0).
+void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
+    if (jam == 0) return;
+    LoopTransform split;
+    split.kind = LoopTransform::Kind::Split;
+    split.func = o.jam_key;
+    split.stage = o.jam_stage;
+    split.loop = o.jam_loop;
+    split.outer = o.jam_outer;
+    split.inner = o.jam_inner;
+    split.factor = static_cast<int>(o.jams.at(jam));
+    split.origin = "dse: " + o.jam_key;
+    s.add(split);
+    LoopTransform order;
+    order.kind = LoopTransform::Kind::Reorder;
+    order.func = o.jam_key;
+    order.stage = o.jam_stage;
+    order.loops = o.jam_order;
+    order.origin = split.origin;
+    s.add(order);
+    Directive d;
+    d.kind = Directive::Kind::Unroll;
+    d.target = o.jam_key;
+    d.loop = o.jam_inner;
+    d.value = 0;  // completely
+    d.origin = split.origin;
+    s.add(d);
+}
+
+}  // namespace
 
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices) {
     HlsSchedule s;
@@ -200,6 +325,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             t.origin = "dse: " + space.nodes[i].key;
             s.add(t);
         }
+        add_jam_schedule(s, o, choices[i].jam);
         int64_t factor = o.factors.at(choices[i].unroll);
         if (factor <= 1) continue;
         for (const std::string &key : o.unroll_keys) {
@@ -218,10 +344,11 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
 std::string point_text(const DesignSpace &space, const PointChoices &choices) {
     std::string t;
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
-        if (choices[i].order == 0 && choices[i].unroll == 0) continue;
+        if (choices[i] == Choice()) continue;
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
         t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
+        if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
     }
     return t.empty() ? "naive" : t;
 }
