@@ -168,12 +168,27 @@ private:
                     int64_t uf = o.factors[u], jf = o.jams.empty() ? 1 : o.jams[j], p = uf * jf;
                     if (p > kMaxUnroll) continue;
                     largest = std::max(largest, p);
+                    Choice mine;
+                    mine.order = order_[i];
+                    mine.unroll = static_cast<int>(u);
+                    mine.jam = static_cast<int>(j);
                     bool ok = true;
-                    for (int n : space_.connected.empty() ? std::vector<int>() : space_.connected[i]) {
-                        if (!fixed[n]) continue;
-                        const OrderOption &on = space_.nodes[n].orders[c[n].order];
-                        ok = ok && compatible(uf, on.factors[c[n].unroll]) &&
-                             compatible(jf, on.jams.empty() ? 1 : on.jams[c[n].jam]);
+                    for (const DesignSpace::Link &l : space_.links) {
+                        int other = l.writer == i ? l.reader : l.reader == i ? l.writer : -1;
+                        if (other < 0 || !fixed[other]) continue;
+                        const std::vector<std::string> &vi = l.writer == i ? l.writer_vars : l.reader_vars;
+                        const std::vector<std::string> &vo = l.writer == i ? l.reader_vars : l.writer_vars;
+                        // Per dimension the factors divide one another, and the partition
+                        // serving both (the larger factor per dimension) has at most
+                        // kMaxUnroll banks.
+                        int64_t banks = 1;
+                        for (size_t d = 0; d < vi.size(); d++) {
+                            int64_t a = loop_factor(space_.nodes[i], mine, vi[d]);
+                            int64_t b = loop_factor(space_.nodes[other], c[other], vo[d]);
+                            ok = ok && compatible(a, b);
+                            banks *= std::max(a, b);
+                        }
+                        ok = ok && banks <= kMaxUnroll;
                     }
                     if (!ok) continue;
                     // Reaching `need` with the least parallelism; else the most.
@@ -208,9 +223,7 @@ private:
     // and the first that did not (at most 6 steps), so the jams fill the budget.
     void jam_series() {
         bool any = false;
-        for (const NodeKnobs &n : space_.nodes) {
-            for (const OrderOption &o : n.orders) any = any || o.jams.size() > 1;
-        }
+        for (size_t i = 0; i < order_.size(); i++) any = any || space_.nodes[i].orders[order_[i]].jams.size() > 1;
         if (!any || order_.empty()) return;
         int64_t fit = 0, over = 0, last_interval = 0;
         for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {

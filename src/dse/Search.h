@@ -60,8 +60,10 @@ struct SearchResult {
 /// latency), each filter takes its faster order and the smallest unroll factor that brings its
 /// latency to T, so the parallelism is shared in proportion to each filter's work (HIDA's
 /// intensity-aware rule), until a point exceeds the DSP budget or does not lower the interval;
-/// nodes are given factors most connected first, each dividing or a multiple of those of the
-/// connected nodes given theirs before (DesignSpace::connected); (4) unroll-and-jam points
+/// nodes are given factors most connected first, the factor of each loop indexing a dimension
+/// of a shared buffer dividing or a multiple of the factor of the loop of an already fixed
+/// node indexing the same dimension (DesignSpace::links), and the buffer's partition serving
+/// both (the larger factor per dimension) within kMaxUnroll banks; (4) unroll-and-jam points
 /// ("jam"): the same targets with parallelism unroll x jam (at most kMaxUnroll; deeper jams
 /// first among equal parallelism) until a point exceeds the budget, then at most 6 bisection
 /// steps of the target between the last point that fitted and the first that did not; (5)

@@ -236,23 +236,60 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
     }
 }
 
-// DesignSpace::connected from the filters' reads and writes.
-void connect_nodes(DesignSpace &space, const FilterGraph &extracted) {
-    std::map<std::string, const Filter *> filters;
-    for (const Filter &f : extracted.filters) filters[f.name] = &f;
-    space.connected.assign(space.nodes.size(), {});
-    for (size_t a = 0; a < space.nodes.size(); a++) {
-        for (size_t b = 0; b < space.nodes.size(); b++) {
-            const Filter *fa = filters[space.nodes[a].filter], *fb = filters[space.nodes[b].filter];
-            if (a == b || !fa || !fb) continue;
-            auto feeds = [](const Filter *w, const Filter *r) {
-                for (const std::string &buf : w->writes) {
-                    if (std::find(r->reads.begin(), r->reads.end(), buf) != r->reads.end()) return true;
-                }
-                return false;
-            };
-            if (feeds(fa, fb) || feeds(fb, fa)) space.connected[a].push_back(static_cast<int>(b));
+// The loop variable an index expression is, "" when it is not a plain variable.
+std::string index_var(const Halide::Expr &e) {
+    const auto *v = e.as<Halide::Internal::Variable>();
+    return v ? loop_var(v->name) : "";
+}
+
+// Per dimension, the loop variable indexing Func `callee` in the first call to it in the
+// last stage of `f` (empty when there is none).
+std::vector<std::string> reader_vars(const Function &f, const std::string &callee) {
+    class Calls : public Halide::Internal::IRVisitor {
+    public:
+        std::string callee;
+        std::vector<std::string> vars;
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *op) override {
+            if (!found && op->call_type == Halide::Internal::Call::Halide && op->name == callee) {
+                found = true;
+                for (const Halide::Expr &a : op->args) vars.push_back(index_var(a));
+            }
+            IRVisitor::visit(op);
         }
+    } calls;
+    calls.callee = callee;
+    const Halide::Internal::Definition &d = f.updates().empty() ? f.definition() : f.updates().back();
+    for (const Halide::Expr &v : d.values()) v.accept(&calls);
+    return calls.vars;
+}
+
+// DesignSpace::links and ::connected: a node whose last stage calls another node's Func.
+void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs) {
+    space.connected.assign(space.nodes.size(), {});
+    for (size_t w = 0; w < space.nodes.size(); w++) {
+        auto fw = funcs.find(space.nodes[w].filter);
+        if (fw == funcs.end()) continue;
+        const Halide::Internal::Definition &dw =
+            fw->second.updates().empty() ? fw->second.definition() : fw->second.updates().back();
+        std::vector<std::string> wvars;
+        for (const Halide::Expr &a : dw.args()) wvars.push_back(index_var(a));
+        for (size_t r = 0; r < space.nodes.size(); r++) {
+            auto fr = funcs.find(space.nodes[r].filter);
+            if (r == w || fr == funcs.end()) continue;
+            std::vector<std::string> rvars = reader_vars(fr->second, fw->second.name());
+            if (rvars.size() != wvars.size()) continue;
+            space.links.push_back({static_cast<int>(w), static_cast<int>(r), wvars, rvars});
+            space.connected[w].push_back(static_cast<int>(r));
+            space.connected[r].push_back(static_cast<int>(w));
+        }
+    }
+    for (std::vector<int> &c : space.connected) {
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end()), c.end());
     }
 }
 
@@ -275,8 +312,15 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         }
         if (some) space.nodes.push_back(std::move(n));
     }
-    connect_nodes(space, extracted);
+    link_nodes(space, funcs);
     return space;
+}
+
+int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var) {
+    const OrderOption &o = n.orders.at(c.order);
+    if (!var.empty() && var == o.unroll_loop) return o.factors.at(c.unroll);
+    if (!var.empty() && var == o.jam_loop && !o.jams.empty()) return o.jams.at(c.jam);
+    return 1;
 }
 
 int64_t total_unroll(const NodeKnobs &n, const Choice &c) {

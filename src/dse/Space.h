@@ -46,10 +46,19 @@ struct NodeKnobs {
 struct DesignSpace {
     std::vector<NodeKnobs> nodes;
     /// Per node, the other nodes it shares a buffer with (one writes what the other reads),
-    /// ascending: their unroll and jam factors should divide one another so that one cyclic
-    /// partition of the buffer serves both.
+    /// ascending.
     std::vector<std::vector<int>> connected;
+    /// How two connected nodes walk the buffer (the writer's Func) they share: per dimension
+    /// of it, the loop variable of each node indexing it ("" when the index is not a plain
+    /// loop variable). The factors (unroll or jam) of the two loops of one dimension should
+    /// divide one another, so that one cyclic partition of that dimension serves both nodes.
+    struct Link {
+        int writer = 0, reader = 0;
+        std::vector<std::string> writer_vars, reader_vars;
+    };
+    std::vector<Link> links;
 };
+
 
 /// A point of the space: per node, the order index, the index of the unroll factor and the
 /// index of the jam factor (0: no jam) in that order.
@@ -58,6 +67,10 @@ struct Choice {
     bool operator==(const Choice &o) const { return order == o.order && unroll == o.unroll && jam == o.jam; }
 };
 using PointChoices = std::vector<Choice>;
+
+/// The factor point `c` of node `n` gives loop variable `var`: the unroll factor for the
+/// unrolled loop, the jam factor for the jam loop, else 1.
+int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var);
 
 /// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
 constexpr int64_t kMaxUnroll = 64;

@@ -144,6 +144,10 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
     const NodeKnobs *d = node(s, "D_out");
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(s.connected.at(t), (std::vector<int>{static_cast<int>(d - s.nodes.data())}));
+    // tmp(j, i) written by tmp's stage 1, read as tmp(l, i) by D_out's: both jam i on dimension 1.
+    ASSERT_EQ(s.links.size(), 1u);
+    EXPECT_EQ(s.links[0].writer_vars, (std::vector<std::string>{"j", "i"}));
+    EXPECT_EQ(s.links[0].reader_vars, (std::vector<std::string>{"l", "i"}));
 }
 
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
