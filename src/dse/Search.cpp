@@ -147,6 +147,27 @@ private:
         return nodes;
     }
 
+    // Whether node `i` at `mine` keeps the link rules with the nodes already `fixed` at `c`:
+    // per dimension of a shared buffer the two loops' factors divide one another, and the
+    // partition serving both (the larger factor per dimension) has at most kMaxUnroll banks.
+    bool keeps_links(int i, const Choice &mine, const PointChoices &c, const std::vector<bool> &fixed) const {
+        for (const DesignSpace::Link &l : space_.links) {
+            int other = l.writer == i ? l.reader : l.reader == i ? l.writer : -1;
+            if (other < 0 || !fixed[other]) continue;
+            const std::vector<std::string> &vi = l.writer == i ? l.writer_vars : l.reader_vars;
+            const std::vector<std::string> &vo = l.writer == i ? l.reader_vars : l.writer_vars;
+            int64_t banks = 1;
+            for (size_t d = 0; d < vi.size(); d++) {
+                int64_t a = loop_factor(space_.nodes[i], mine, vi[d]);
+                int64_t b = loop_factor(space_.nodes[other], c[other], vo[d]);
+                if (a % b != 0 && b % a != 0) return false;
+                banks *= std::max(a, b);
+            }
+            if (banks > kMaxUnroll) return false;
+        }
+        return true;
+    }
+
     // The point where every node takes its faster order and the smallest parallelism
     // (unroll x jam, at most kMaxUnroll; jams only when `jam`) that brings its latency to
     // `target`, its factors dividing or multiples of those of the connected nodes fixed before
@@ -155,7 +176,6 @@ private:
         PointChoices c(space_.nodes.size());
         std::vector<bool> fixed(space_.nodes.size(), false);
         maxed = true;
-        auto compatible = [](int64_t a, int64_t b) { return a % b == 0 || b % a == 0; };
         for (int i : connected_order()) {
             const OrderOption &o = space_.nodes[i].orders[order_[i]];
             int64_t need = (work_[i] + target - 1) / target;
@@ -172,25 +192,7 @@ private:
                     mine.order = order_[i];
                     mine.unroll = static_cast<int>(u);
                     mine.jam = static_cast<int>(j);
-                    bool ok = true;
-                    for (const DesignSpace::Link &l : space_.links) {
-                        int other = l.writer == i ? l.reader : l.reader == i ? l.writer : -1;
-                        if (other < 0 || !fixed[other]) continue;
-                        const std::vector<std::string> &vi = l.writer == i ? l.writer_vars : l.reader_vars;
-                        const std::vector<std::string> &vo = l.writer == i ? l.reader_vars : l.writer_vars;
-                        // Per dimension the factors divide one another, and the partition
-                        // serving both (the larger factor per dimension) has at most
-                        // kMaxUnroll banks.
-                        int64_t banks = 1;
-                        for (size_t d = 0; d < vi.size(); d++) {
-                            int64_t a = loop_factor(space_.nodes[i], mine, vi[d]);
-                            int64_t b = loop_factor(space_.nodes[other], c[other], vo[d]);
-                            ok = ok && compatible(a, b);
-                            banks *= std::max(a, b);
-                        }
-                        ok = ok && banks <= kMaxUnroll;
-                    }
-                    if (!ok) continue;
+                    if (!keeps_links(i, mine, c, fixed)) continue;
                     // Reaching `need` with the least parallelism; else the most.
                     bool better = best_p == 0 ||
                                   (p >= need ? (best_p < need || p < best_p || (p == best_p && jf > best_j))
