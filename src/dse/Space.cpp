@@ -1,6 +1,7 @@
 // The design space of a program: per filter, the knobs the exploration turns; a point's schedule.
 #include "dse/Space.h"
 #include "frontend/halide/Intake.h"
+#include "support/Names.h"
 
 #include <algorithm>
 #include <map>
@@ -218,7 +219,8 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
         for (size_t i = 1; i < names.size(); i++) {
             auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
             if (d == dims.end() || d->is_rvar()) continue;
-            std::vector<int64_t> jams = unroll_factors(trip_of(loops, f.name(), s, d->var));
+            // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
+            std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), s, d->var));
             std::string outer = names[i] + "o", inner = names[i] + "i";
             if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
             o.jam_key = key;
