@@ -33,6 +33,7 @@ public:
         for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = space_.nodes[i].orders.size() > 1 ? 1 : 0;
         add(outside, "reduction outside");
         balanced();
+        jam_series();
         neighbourhood();
         mark_front_and_choice();
         return std::move(result_);
@@ -49,7 +50,9 @@ private:
 
     static std::string key(const PointChoices &c) {
         std::string k;
-        for (const Choice &x : c) k += std::to_string(x.order) + "." + std::to_string(x.unroll) + ",";
+        for (const Choice &x : c) {
+            k += std::to_string(x.order) + "." + std::to_string(x.unroll) + "." + std::to_string(x.jam) + ",";
+        }
         return k;
     }
     bool full() const { return static_cast<int>(result_.points.size()) >= options_.max_points; }
@@ -99,8 +102,10 @@ private:
     // proportional to its work so that the filters' latencies meet one target interval.
     void balanced() {
         // Each node's faster order and its latency there (points 0 and 1).
-        std::vector<int> order(space_.nodes.size(), 0);
-        std::vector<int64_t> work(space_.nodes.size(), 0);
+        order_.assign(space_.nodes.size(), 0);
+        work_.assign(space_.nodes.size(), 0);
+        std::vector<int> &order = order_;
+        std::vector<int64_t> &work = work_;
         int64_t slowest = 0;
         for (size_t i = 0; i < space_.nodes.size(); i++) {
             const std::string &f = space_.nodes[i].filter;
@@ -111,19 +116,11 @@ private:
             work[i] = outside ? w1 : w0;
             slowest = std::max(slowest, work[i]);
         }
+        slowest_ = slowest;
         int64_t last_interval = 0;
         for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
-            PointChoices c(space_.nodes.size());
             bool maxed = true;
-            for (size_t i = 0; i < space_.nodes.size(); i++) {
-                const std::vector<int64_t> &factors = space_.nodes[i].orders[order[i]].factors;
-                c[i].order = order[i];
-                int64_t need = (work[i] + target - 1) / target;
-                size_t u = 0;
-                while (u + 1 < factors.size() && factors[u] < need) u++;
-                c[i].unroll = static_cast<int>(u);
-                maxed = maxed && u + 1 == factors.size();
-            }
+            PointChoices c = target_point(target, false, maxed);
             if (add(c, "balanced") && result_.points.back().ok) {
                 const EvaluatedPoint &p = result_.points.back();
                 // Smaller targets only take more DSPs once the budget is exceeded, or once the
@@ -132,6 +129,127 @@ private:
                 last_interval = p.interval;
             }
             if (maxed) break;
+        }
+    }
+
+    std::vector<int> order_;       // per node, its faster order (balanced())
+    std::vector<int64_t> work_;    // per node, its latency in that order without unrolls
+    int64_t slowest_ = 0;          // the largest of work_
+
+    // Nodes most connected first, then in space order (a node fixed early constrains more).
+    std::vector<int> connected_order() const {
+        std::vector<int> nodes(space_.nodes.size());
+        for (size_t i = 0; i < nodes.size(); i++) nodes[i] = static_cast<int>(i);
+        auto degree = [&](int i) {
+            return static_cast<size_t>(i) < space_.connected.size() ? space_.connected[i].size() : size_t(0);
+        };
+        std::stable_sort(nodes.begin(), nodes.end(), [&](int a, int b) { return degree(a) > degree(b); });
+        return nodes;
+    }
+
+    // Whether node `i` at `mine` keeps the link rules with the nodes already `fixed` at `c`:
+    // per dimension of a shared buffer the two loops' factors divide one another, and the
+    // partition serving both (the larger factor per dimension) has at most kMaxUnroll banks.
+    bool keeps_links(int i, const Choice &mine, const PointChoices &c, const std::vector<bool> &fixed) const {
+        for (const DesignSpace::Link &l : space_.links) {
+            int other = l.writer == i ? l.reader : l.reader == i ? l.writer : -1;
+            if (other < 0 || !fixed[other]) continue;
+            const std::vector<std::string> &vi = l.writer == i ? l.writer_vars : l.reader_vars;
+            const std::vector<std::string> &vo = l.writer == i ? l.reader_vars : l.writer_vars;
+            int64_t banks = 1;
+            for (size_t d = 0; d < vi.size(); d++) {
+                int64_t a = loop_factor(space_.nodes[i], mine, vi[d]);
+                int64_t b = loop_factor(space_.nodes[other], c[other], vo[d]);
+                if (a % b != 0 && b % a != 0) return false;
+                banks *= std::max(a, b);
+            }
+            if (banks > kMaxUnroll) return false;
+        }
+        return true;
+    }
+
+    // The point where every node takes its faster order and the smallest parallelism
+    // (unroll x jam, at most kMaxUnroll; jams only when `jam`) that brings its latency to
+    // `target`, its factors dividing or multiples of those of the connected nodes fixed before
+    // it; among equal parallelism the deeper jam. `maxed`: every node at its largest.
+    PointChoices target_point(int64_t target, bool jam, bool &maxed) const {
+        PointChoices c(space_.nodes.size());
+        std::vector<bool> fixed(space_.nodes.size(), false);
+        maxed = true;
+        for (int i : connected_order()) {
+            const OrderOption &o = space_.nodes[i].orders[order_[i]];
+            int64_t need = (work_[i] + target - 1) / target;
+            Choice best;
+            best.order = order_[i];
+            int64_t best_p = 0, best_j = 0, largest = 0;
+            size_t jams = jam && !o.jams.empty() ? o.jams.size() : 1;
+            for (size_t u = 0; u < o.factors.size(); u++) {
+                for (size_t j = 0; j < jams; j++) {
+                    int64_t uf = o.factors[u], jf = o.jams.empty() ? 1 : o.jams[j], p = uf * jf;
+                    if (p > kMaxUnroll) continue;
+                    largest = std::max(largest, p);
+                    Choice mine;
+                    mine.order = order_[i];
+                    mine.unroll = static_cast<int>(u);
+                    mine.jam = static_cast<int>(j);
+                    if (!keeps_links(i, mine, c, fixed)) continue;
+                    // Reaching `need` with the least parallelism; else the most.
+                    bool better = best_p == 0 ||
+                                  (p >= need ? (best_p < need || p < best_p || (p == best_p && jf > best_j))
+                                             : (best_p < need && (p > best_p || (p == best_p && jf > best_j))));
+                    if (better) {
+                        best.unroll = static_cast<int>(u);
+                        best.jam = static_cast<int>(j);
+                        best_p = p;
+                        best_j = jf;
+                    }
+                }
+            }
+            c[i] = best;
+            fixed[i] = true;
+            maxed = maxed && best_p == largest;
+        }
+        return c;
+    }
+
+    // Index of the evaluated point with choices `c`, -1 when none.
+    int find(const PointChoices &c) const {
+        for (size_t i = 0; i < result_.points.size(); i++) {
+            if (result_.points[i].choices == c) return static_cast<int>(i);
+        }
+        return -1;
+    }
+
+    // Unroll-and-jam points: targets W/2, W/4, ... (as balanced(), with jams) until a point
+    // exceeds the DSP budget, then bisection of the target between the last point that fitted
+    // and the first that did not (at most 6 steps), so the jams fill the budget.
+    void jam_series() {
+        bool any = false;
+        for (size_t i = 0; i < order_.size(); i++) any = any || space_.nodes[i].orders[order_[i]].jams.size() > 1;
+        if (!any || order_.empty()) return;
+        int64_t fit = 0, over = 0, last_interval = 0;
+        for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
+            bool maxed = true;
+            PointChoices c = target_point(target, true, maxed);
+            add(c, "jam");
+            int p = find(c);
+            if (p < 0 || !result_.points[p].ok) break;
+            if (!result_.points[p].fits) {
+                over = target;
+                break;
+            }
+            fit = target;
+            if (maxed || (last_interval > 0 && result_.points[p].interval >= last_interval)) return;
+            last_interval = result_.points[p].interval;
+        }
+        for (int step = 0; step < 6 && fit > over + 1 && over > 0 && !full(); step++) {
+            int64_t mid = over + (fit - over) / 2;
+            bool maxed = true;
+            PointChoices c = target_point(mid, true, maxed);
+            add(c, "jam");
+            int p = find(c);
+            if (p < 0 || !result_.points[p].ok) return;
+            (result_.points[p].fits ? fit : over) = mid;
         }
     }
 
@@ -145,15 +263,26 @@ private:
             const NodeKnobs &n = space_.nodes[i];
             bool slowest = n.filter == result_.points[p].bottleneck;
             const std::vector<int64_t> &factors = n.orders[c[i].order].factors;
-            if (c[i].unroll + 1 < static_cast<int>(factors.size())) {
-                PointChoices up = c;
-                up[i].unroll++;
+            const std::vector<int64_t> &jams = n.orders[c[i].order].jams;
+            PointChoices up = c;
+            up[i].unroll++;
+            if (c[i].unroll + 1 < static_cast<int>(factors.size()) && total_unroll(n, up[i]) <= kMaxUnroll) {
                 out.insert(slowest ? out.begin() : out.end(), {up, slowest});
             }
             if (c[i].unroll > 0) {
                 PointChoices down = c;
                 down[i].unroll--;
                 out.push_back({down, false});
+            }
+            PointChoices jam_up = c;
+            jam_up[i].jam++;
+            if (c[i].jam + 1 < static_cast<int>(jams.size()) && total_unroll(n, jam_up[i]) <= kMaxUnroll) {
+                out.push_back({jam_up, false});
+            }
+            if (c[i].jam > 0) {
+                PointChoices jam_down = c;
+                jam_down[i].jam--;
+                out.push_back({jam_down, false});
             }
             if (n.orders.size() > 1) {
                 PointChoices flip = c;
@@ -163,6 +292,15 @@ private:
                 size_t u = 0;
                 while (u + 1 < other.size() && other[u + 1] <= want) u++;
                 flip[i].unroll = static_cast<int>(u);
+                // The jam kept as close as the other order allows, within kMaxUnroll.
+                const std::vector<int64_t> &other_jams = n.orders[flip[i].order].jams;
+                int64_t want_jam = jams.empty() ? 1 : jams[c[i].jam];
+                size_t j = 0;
+                while (j + 1 < other_jams.size() && other_jams[j + 1] <= want_jam &&
+                       other[u] * other_jams[j + 1] <= kMaxUnroll) {
+                    j++;
+                }
+                flip[i].jam = static_cast<int>(j);
                 out.push_back({flip, false});
             }
         }

@@ -32,7 +32,7 @@ struct SearchOptions {
 /// One evaluated point.
 struct EvaluatedPoint {
     PointChoices choices;
-    /// How the search reached it: "naive", "balanced", "neighbour of 3".
+    /// How the search reached it: "naive", "balanced", "jam", "neighbour of 3".
     std::string origin;
     bool ok = false;      ///< compiled; `error` says why not
     std::string error;
@@ -59,12 +59,19 @@ struct SearchResult {
 /// (3) throughput-balanced points: for targets T = W/2, W/4, ... (W the slowest filter's
 /// latency), each filter takes its faster order and the smallest unroll factor that brings its
 /// latency to T, so the parallelism is shared in proportion to each filter's work (HIDA's
-/// intensity-aware rule), until a point exceeds the DSP budget or does not lower the interval; (4) ScaleHLS-style
-/// neighbourhood search: repeatedly a frontier point (one that fits when some does) is picked
-/// with splitmix64 and its unevaluated neighbour on its slowest filter (one unroll step up), or
-/// a random neighbour (one node one unroll step up or down, or its order flipped), is
-/// evaluated; until options.max_points points or no frontier point has unevaluated
-/// neighbours. Marks the frontier and the chosen point. Pure apart from `evaluate`.
+/// intensity-aware rule), until a point exceeds the DSP budget or does not lower the interval;
+/// nodes are given factors most connected first, the factor of each loop indexing a dimension
+/// of a shared buffer dividing or a multiple of the factor of the loop of an already fixed
+/// node indexing the same dimension (DesignSpace::links), and the buffer's partition serving
+/// both (the larger factor per dimension) within kMaxUnroll banks; (4) unroll-and-jam points
+/// ("jam"): the same targets with parallelism unroll x jam (at most kMaxUnroll; deeper jams
+/// first among equal parallelism) until a point exceeds the budget, then at most 6 bisection
+/// steps of the target between the last point that fitted and the first that did not; (5)
+/// ScaleHLS-style neighbourhood search: repeatedly a frontier point (one that fits when some
+/// does) is picked with splitmix64 and its unevaluated neighbour on its slowest filter (one
+/// unroll step up), or a random neighbour (one node one unroll or jam step up or down, or its
+/// order flipped; never beyond kMaxUnroll in all), is evaluated; until options.max_points
+/// points or no frontier point has unevaluated neighbours. Marks the frontier and the chosen point. Pure apart from `evaluate`.
 SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options);
 
 /// Contract: every evaluated point as CSV, one row per point in evaluation order (header

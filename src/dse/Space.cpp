@@ -3,6 +3,7 @@
 #include "frontend/halide/Intake.h"
 #include "support/Names.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -183,6 +184,123 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     return n;
 }
 
+
+// The loops of `dims` (innermost first, co-language names) after `reorder` (a Halide reorder
+// of a subset: the positions of its loops are filled by them in its order).
+std::vector<std::string> reordered(const std::vector<Dim> &dims, const LoopTransform *reorder) {
+    std::vector<std::string> names;
+    for (const Dim &d : dims) names.push_back(loop_var(d.var));
+    if (!reorder) return names;
+    std::vector<size_t> slots;
+    for (size_t i = 0; i < names.size(); i++) {
+        if (std::find(reorder->loops.begin(), reorder->loops.end(), names[i]) != reorder->loops.end()) slots.push_back(i);
+    }
+    if (slots.size() != reorder->loops.size()) return {};
+    for (size_t i = 0; i < slots.size(); i++) names[slots[i]] = reorder->loops[i];
+    return names;
+}
+
+// Whether some stage of `f` has a loop named `var` (co-language name).
+bool has_loop(const Function &f, const std::string &var) {
+    for (int s = 0; s <= static_cast<int>(f.updates().size()); s++) {
+        for (const Dim &d : stage_dims(f, s)) {
+            if (loop_var(d.var) == var) return true;
+        }
+    }
+    return false;
+}
+
+// The unroll-and-jam knob of order `o` of filter Func `f` (loops `loops`), when it has one.
+void add_jam(OrderOption &o, const Function &f, const std::string &key, const std::vector<GraphLoop> &loops) {
+    if (o.unroll_keys != std::vector<std::string>{key}) return;
+    const LoopTransform *reorder = nullptr;
+    for (const LoopTransform &t : o.transforms) {
+        if (t.kind == LoopTransform::Kind::Reorder && t.func == key) reorder = &t;
+    }
+    for (int s = static_cast<int>(f.updates().size()); s >= 0; s--) {
+        if (reorder && reorder->stage != s) continue;
+        std::vector<Dim> dims = stage_dims(f, s);
+        std::vector<std::string> names = reordered(dims, reorder);
+        if (names.empty() || names[0] != o.unroll_loop) continue;
+        for (size_t i = 1; i < names.size(); i++) {
+            auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
+            if (d == dims.end() || d->is_rvar()) continue;
+            // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
+            std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), s, d->var));
+            std::string outer = names[i] + "o", inner = names[i] + "i";
+            if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
+            o.jam_key = key;
+            o.jam_stage = s;
+            o.jam_loop = names[i];
+            o.jam_outer = outer;
+            o.jam_inner = inner;
+            names[i] = outer;
+            o.jam_order = {inner};
+            o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+            o.jams = jams;
+            return;
+        }
+        return;
+    }
+}
+
+// The loop variable an index expression is, "" when it is not a plain variable.
+std::string index_var(const Halide::Expr &e) {
+    const auto *v = e.as<Halide::Internal::Variable>();
+    return v ? loop_var(v->name) : "";
+}
+
+// Per dimension, the loop variable indexing Func `callee` in the first call to it in the
+// last stage of `f` (empty when there is none).
+std::vector<std::string> reader_vars(const Function &f, const std::string &callee) {
+    class Calls : public Halide::Internal::IRVisitor {
+    public:
+        std::string callee;
+        std::vector<std::string> vars;
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *op) override {
+            if (!found && op->call_type == Halide::Internal::Call::Halide && op->name == callee) {
+                found = true;
+                for (const Halide::Expr &a : op->args) vars.push_back(index_var(a));
+            }
+            IRVisitor::visit(op);
+        }
+    } calls;
+    calls.callee = callee;
+    const Halide::Internal::Definition &d = f.updates().empty() ? f.definition() : f.updates().back();
+    for (const Halide::Expr &v : d.values()) v.accept(&calls);
+    return calls.vars;
+}
+
+// DesignSpace::links and ::connected: a node whose last stage calls another node's Func.
+void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs) {
+    space.connected.assign(space.nodes.size(), {});
+    for (size_t w = 0; w < space.nodes.size(); w++) {
+        auto fw = funcs.find(space.nodes[w].filter);
+        if (fw == funcs.end()) continue;
+        const Halide::Internal::Definition &dw =
+            fw->second.updates().empty() ? fw->second.definition() : fw->second.updates().back();
+        std::vector<std::string> wvars;
+        for (const Halide::Expr &a : dw.args()) wvars.push_back(index_var(a));
+        for (size_t r = 0; r < space.nodes.size(); r++) {
+            auto fr = funcs.find(space.nodes[r].filter);
+            if (r == w || fr == funcs.end()) continue;
+            std::vector<std::string> rvars = reader_vars(fr->second, fw->second.name());
+            if (rvars.size() != wvars.size()) continue;
+            space.links.push_back({static_cast<int>(w), static_cast<int>(r), wvars, rvars});
+            space.connected[w].push_back(static_cast<int>(r));
+            space.connected[r].push_back(static_cast<int>(w));
+        }
+    }
+    for (std::vector<int> &c : space.connected) {
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end()), c.end());
+    }
+}
+
 }  // namespace
 
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
@@ -192,12 +310,64 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         LoopCollector c;
         if (f.body.defined()) f.body.accept(&c);
         NodeKnobs n = node_knobs(program, funcs, f.name, c.loops);
+        auto fit = funcs.find(f.name);
+        for (OrderOption &o : n.orders) {
+            if (fit != funcs.end()) add_jam(o, fit->second, n.key, c.loops);
+        }
         bool some = false;
-        for (const OrderOption &o : n.orders) some = some || o.factors.size() > 1 || !o.transforms.empty();
+        for (const OrderOption &o : n.orders) {
+            some = some || o.factors.size() > 1 || !o.transforms.empty() || o.jams.size() > 1;
+        }
         if (some) space.nodes.push_back(std::move(n));
     }
+    link_nodes(space, funcs);
     return space;
 }
+
+int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var) {
+    const OrderOption &o = n.orders.at(c.order);
+    if (!var.empty() && var == o.unroll_loop) return o.factors.at(c.unroll);
+    if (!var.empty() && var == o.jam_loop && !o.jams.empty()) return o.jams.at(c.jam);
+    return 1;
+}
+
+int64_t total_unroll(const NodeKnobs &n, const Choice &c) {
+    const OrderOption &o = n.orders.at(c.order);
+    return o.factors.at(c.unroll) * (o.jams.empty() ? 1 : o.jams.at(c.jam));
+}
+
+namespace {
+
+// The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0).
+void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
+    if (jam == 0) return;
+    LoopTransform split;
+    split.kind = LoopTransform::Kind::Split;
+    split.func = o.jam_key;
+    split.stage = o.jam_stage;
+    split.loop = o.jam_loop;
+    split.outer = o.jam_outer;
+    split.inner = o.jam_inner;
+    split.factor = static_cast<int>(o.jams.at(jam));
+    split.origin = "dse: " + o.jam_key;
+    s.add(split);
+    LoopTransform order;
+    order.kind = LoopTransform::Kind::Reorder;
+    order.func = o.jam_key;
+    order.stage = o.jam_stage;
+    order.loops = o.jam_order;
+    order.origin = split.origin;
+    s.add(order);
+    Directive d;
+    d.kind = Directive::Kind::Unroll;
+    d.target = o.jam_key;
+    d.loop = o.jam_inner;
+    d.value = 0;  // completely
+    d.origin = split.origin;
+    s.add(d);
+}
+
+}  // namespace
 
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices) {
     HlsSchedule s;
@@ -207,6 +377,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             t.origin = "dse: " + space.nodes[i].key;
             s.add(t);
         }
+        add_jam_schedule(s, o, choices[i].jam);
         int64_t factor = o.factors.at(choices[i].unroll);
         if (factor <= 1) continue;
         for (const std::string &key : o.unroll_keys) {
@@ -225,10 +396,11 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
 std::string point_text(const DesignSpace &space, const PointChoices &choices) {
     std::string t;
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
-        if (choices[i].order == 0 && choices[i].unroll == 0) continue;
+        if (choices[i] == Choice()) continue;
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
         t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
+        if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
     }
     return t.empty() ? "naive" : t;
 }

@@ -23,6 +23,16 @@ struct OrderOption {
     std::vector<std::string> unroll_keys;
     /// Unroll factors, 1 first, then the divisors of the loop's trip count up to kMaxUnroll.
     std::vector<int64_t> factors;
+    /// Unroll-and-jam (`jams` empty: not offered): the pure loop `jam_loop` enclosing the
+    /// pipelined loop in stage `jam_stage` of `jam_key` is split by a factor into
+    /// `jam_outer`, `jam_inner`; the inner loop is moved innermost (`jam_order`, the stage's
+    /// loops innermost first after the split) and unrolled completely in the HLS tool, so
+    /// that many independent iterations of the pipelined loop run in each of its iterations.
+    std::string jam_key, jam_loop, jam_outer, jam_inner;
+    int jam_stage = 0;
+    std::vector<std::string> jam_order;
+    /// Jam factors, 1 first, then the divisors of `jam_loop`'s trip count up to kMaxUnroll.
+    std::vector<int64_t> jams;
 };
 
 /// The knobs of one filter.
@@ -35,14 +45,32 @@ struct NodeKnobs {
 /// The knobs of every filter that has some, in filter order.
 struct DesignSpace {
     std::vector<NodeKnobs> nodes;
+    /// Per node, the other nodes it shares a buffer with (one writes what the other reads),
+    /// ascending.
+    std::vector<std::vector<int>> connected;
+    /// How two connected nodes walk the buffer (the writer's Func) they share: per dimension
+    /// of it, the loop variable of each node indexing it ("" when the index is not a plain
+    /// loop variable). The factors (unroll or jam) of the two loops of one dimension should
+    /// divide one another, so that one cyclic partition of that dimension serves both nodes.
+    struct Link {
+        int writer = 0, reader = 0;
+        std::vector<std::string> writer_vars, reader_vars;
+    };
+    std::vector<Link> links;
 };
 
-/// A point of the space: per node, the order index and the index of the unroll factor.
+
+/// A point of the space: per node, the order index, the index of the unroll factor and the
+/// index of the jam factor (0: no jam) in that order.
 struct Choice {
-    int order = 0, unroll = 0;
-    bool operator==(const Choice &o) const { return order == o.order && unroll == o.unroll; }
+    int order = 0, unroll = 0, jam = 0;
+    bool operator==(const Choice &o) const { return order == o.order && unroll == o.unroll && jam == o.jam; }
 };
 using PointChoices = std::vector<Choice>;
+
+/// The factor point `c` of node `n` gives loop variable `var`: the unroll factor for the
+/// unrolled loop, the jam factor for the jam loop, else 1.
+int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var);
 
 /// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
 constexpr int64_t kMaxUnroll = 64;
@@ -55,16 +83,26 @@ constexpr int64_t kMaxUnroll = 64;
 /// enclosing p so it covers p's whole range) and, per order, the HLS unroll of its innermost
 /// loop (p, or the innermost reduction loop in the default order) by the divisors of the trip
 /// count up to kMaxUnroll; other filters: the unroll of their innermost loop. Schedule keys use
-/// the ONNX node names (`NODE`, `NODE#acc`) where the program has those aliases. Pure.
+/// the ONNX node names (`NODE`, `NODE#acc`) where the program has those aliases. Then the
+/// unroll-and-jam knob of every order whose unrolled loop is in the filter's own Func (not a
+/// helper computed inside it): in the stage whose innermost loop (after the order's reorder)
+/// is the unrolled loop, the nearest pure loop outside it, when its trip count has divisors in
+/// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
+
+/// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
+/// factor times the jam factor (at most kMaxUnroll at every point the search evaluates).
+int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 
 /// Contract: the schedule of point `choices` of `space` (one Choice per node, indices in
 /// range): each node's order transforms and, for a factor > 1, its unroll directives. The
-/// all-zero point is the empty schedule (the default design). Pure.
+/// all-zero point is the empty schedule (the default design). A jam factor J > 1 adds, after
+/// the order's transforms, the split of the jam loop by J, the reorder `jam_order` and the
+/// complete HLS unroll of the inner loop. Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
-/// A short text of a point ("conv1:o1u8 fc1:o0u1 ..."; only nodes off the default), "naive"
-/// for the all-zero point.
+/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2"; only nodes off the
+/// default; `/jJ` only for a jam), "naive" for the all-zero point.
 std::string point_text(const DesignSpace &space, const PointChoices &choices);
 
 }  // namespace flowhls::dse

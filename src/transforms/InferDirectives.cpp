@@ -88,6 +88,12 @@ PassResult infer_directives(FilterGraph &graph) {
                     d.inferred = true;
                     f.directives[nest[i]] = d;
                     result.changed = true;
+                } else if (outer->second.unroll > 0 && outer->second.pipeline_ii == 0) {
+                    // Partially unrolled around completely unrolled loops (an unroll-and-jam):
+                    // the unrolled body, jammed copies included, is pipelined.
+                    outer->second.pipeline_ii = 1;
+                    outer->second.pipeline_inferred = true;
+                    result.changed = true;
                 }
                 break;
             }

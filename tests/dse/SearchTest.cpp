@@ -123,6 +123,104 @@ TEST(Space, SameKnobsWhenTheProcessBuiltTheProgramBefore) {
     EXPECT_LT(e1.interval, estimate_program(first, options).interval);
 }
 
+// pb_gemm (MEDIUM: i 200, j 220, k 240) has one order, j pipelined inside k: the jam splits i
+// (the pure loop around it), moves the point loop innermost and unrolls it completely.
+TEST(SpaceJam, GemmOffersTheJamOfTheRowLoop) {
+    DesignSpace s = space_of(build_example("pb_gemm", "", "medium"));
+    const NodeKnobs *c = node(s, "C_out");
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(c->orders.size(), 1u);
+    const OrderOption &o = c->orders[0];
+    EXPECT_EQ(o.unroll_loop, "j");
+    EXPECT_EQ(o.jam_loop, "i");
+    EXPECT_EQ(o.jam_stage, 1);
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 4, 5, 8, 10, 20, 25, 40, 50}));  // divisors of 200 up to 64
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"ii", "j", "k", "io"}));
+    PointChoices p(s.nodes.size());
+    size_t n = c - s.nodes.data();
+    p[n].unroll = 6;  // 20 (factors 1, 2, 4, 5, 10, 11, 20, ...)
+    p[n].jam = 1;     // 2
+    EXPECT_EQ(total_unroll(*c, p[n]), 40);
+    EXPECT_EQ(point_text(s, p), "C_out:default/u20/j2");
+    EXPECT_EQ(write_schedule_json(point_schedule(s, p)),
+              "{\n"
+              "  \"C_out\": {\n"
+              "    \"schedule\": [\n"
+              "      {\"split\":{\"factor\":2,\"inner\":\"ii\",\"loop\":\"i\",\"outer\":\"io\"},\"stage\":1},\n"
+              "      {\"reorder\":[\"ii\",\"j\",\"k\",\"io\"],\"stage\":1}\n"
+              "    ],\n"
+              "    \"unroll\": [\n"
+              "      {\"factor\":0,\"loop\":\"ii\"},\n"
+              "      {\"factor\":20,\"loop\":\"j\"}\n"
+              "    ]\n"
+              "  }\n"
+              "}\n");
+    HlsSchedule schedule = point_schedule(s, p);
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
+}
+
+// In "reduction outside" the jam loop is the pure loop outside the moved one (pb_2mm's tmp:
+// j inside k, i jammed); its reorder follows the order's.
+TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
+    DesignSpace s = space_of(build_example("pb_2mm", "", "small"));
+    const NodeKnobs *tmp = node(s, "tmp");
+    ASSERT_NE(tmp, nullptr);
+    ASSERT_EQ(tmp->orders.size(), 2u);
+    EXPECT_EQ(tmp->orders[0].jam_loop, "j");  // default: k pipelined, j around it
+    EXPECT_EQ(tmp->orders[0].jam_order, (std::vector<std::string>{"ji", "k", "jo", "i"}));
+    EXPECT_EQ(tmp->orders[1].jam_loop, "i");
+    EXPECT_EQ(tmp->orders[1].jam_order, (std::vector<std::string>{"ii", "j", "k", "io"}));
+    EXPECT_EQ(tmp->orders[1].jams, (std::vector<int64_t>{1, 2, 4, 5, 8, 10, 20, 40}));  // divisors of 40
+    // tmp is written by its filter and read by D_out's: they are connected.
+    size_t t = tmp - s.nodes.data();
+    const NodeKnobs *d = node(s, "D_out");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(s.connected.at(t), (std::vector<int>{static_cast<int>(d - s.nodes.data())}));
+    // tmp(j, i) written by tmp's stage 1, read as tmp(l, i) by D_out's: both jam i on dimension 1.
+    ASSERT_EQ(s.links.size(), 1u);
+    EXPECT_EQ(s.links[0].writer_vars, (std::vector<std::string>{"j", "i"}));
+    EXPECT_EQ(s.links[0].reader_vars, (std::vector<std::string>{"l", "i"}));
+}
+
+SearchOptions toy_options(uint64_t seed, int64_t dsp);
+
+// The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
+// it uses divides its loop's trip count (the space offers nothing else).
+TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
+    DesignSpace s = space_of(build_example("pb_gemm", "", "medium"));
+    ASSERT_EQ(s.nodes.size(), 1u);
+    int evaluated = 0;
+    Evaluator count = [&](const HlsSchedule &schedule) {
+        evaluated++;
+        DesignEstimate e;
+        int64_t copies = 1;
+        for (const Directive &d : schedule.directives()) copies *= d.value > 0 ? d.value : 1;
+        for (const LoopTransform &t : schedule.transforms()) copies *= t.kind == LoopTransform::Kind::Split ? t.factor : 1;
+        e.interval = e.latency = 10000000 / copies;
+        e.total.dsp = 5 * copies;
+        FilterEstimate f;
+        f.name = "C_out";
+        f.latency = e.interval;
+        e.filters.push_back(f);
+        return e;
+    };
+    SearchOptions o = toy_options(1, 1000);
+    o.max_points = 60;
+    SearchResult r = explore(s, count, o);
+    EXPECT_EQ(evaluated, static_cast<int>(r.points.size()));
+    bool jammed = false;
+    for (const EvaluatedPoint &p : r.points) {
+        for (size_t i = 0; i < s.nodes.size(); i++) {
+            EXPECT_LE(total_unroll(s.nodes[i], p.choices[i]), kMaxUnroll) << point_text(s, p.choices);
+            jammed = jammed || p.choices[i].jam > 0;
+        }
+    }
+    EXPECT_TRUE(jammed) << pareto_csv(s, r);
+    ASSERT_GE(r.chosen, 0);
+    // The most copies within the limit: 55 (11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x 5^2).
+    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 55);
+}
+
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
 // over its unroll factor (x4 in the default order: the recurrence), 5 DSP per unit of unroll.
 DesignSpace toy_space() {
