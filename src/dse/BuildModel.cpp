@@ -42,6 +42,21 @@ int64_t coefficient(const Expr &e, const std::string &var) {
     return 0;
 }
 
+// The operator that accumulates a stage's value: the top operator of `value`, looking through
+// selects (a padded convolution guards its sum) into the branch that has one; "" if none.
+std::string accumulation_op(const Expr &value) {
+    namespace I = Halide::Internal;
+    std::string op = operator_of(value);
+    if (!op.empty() && op != "select") return op;
+    if (const auto *s = value.as<I::Select>()) {
+        std::string t = accumulation_op(s->true_value);
+        return t.empty() ? accumulation_op(s->false_value) : t;
+    }
+    if (const auto *c = value.as<I::Cast>()) return accumulation_op(c->value);
+    if (const auto *l = value.as<I::Let>()) return accumulation_op(l->body);
+    return "";
+}
+
 // One load found in a stage's values: the buffer and its indices (innermost first).
 struct Load {
     std::string buffer;
@@ -194,7 +209,7 @@ std::pair<DseNode, NodeCost> filter_node(const Context &cx, const std::string &f
     cost.depth = ops.latency + 2;
     node.intensity = cost.iterations * cost.ops;
     if (stage > 0 && loads.reads_self && !node.loops.empty() && node.loops.back().reduction) {
-        std::string acc = def.values().empty() ? "" : operator_of(def.values()[0]);
+        std::string acc = def.values().empty() ? "" : accumulation_op(def.values()[0]);
         cost.recurrence = 1;
         if (!acc.empty() && cx.device.operators.count(acc)) {
             const OperatorCost &c = cx.device.op(acc);
