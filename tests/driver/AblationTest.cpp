@@ -131,10 +131,14 @@ TEST(Ablation, LatencySharingFixesIntensitySharing) {
 TEST(Ablation, MoreParallelismIsNotSlowerAndBothMatchesNaive) {
     auto rows = by_factor(lenet_table());
     AblationRow previous;
+    previous.factor = 0;
     for (auto &[factor, r] : rows) {
         // The interval of HIDA's strategy is the naive one's (the bottleneck gets the factor
         // either way) within the rounding of the shared factors, at fewer DSPs.
         EXPECT_LE(r["ia+ca"].interval, r["naive"].interval * 11 / 10) << "factor " << factor;
+        // Connectedness-aware choices never need more banks than the same factors chosen alone.
+        EXPECT_LE(r["ca"].banks, r["naive"].banks) << "factor " << factor;
+        EXPECT_LE(r["ia+ca"].banks, r["ia"].banks) << "factor " << factor;
         if (previous.factor > 0) {
             EXPECT_LE(r["naive"].interval, previous.interval) << "factor " << factor;
             EXPECT_GE(r["naive"].dsp, previous.dsp) << "factor " << factor;
