@@ -8,6 +8,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
 #include "ir/IRQueries.h"
+#include "support/Names.h"
 
 #include <algorithm>
 #include <map>
@@ -83,10 +84,11 @@ private:
             return;
         }
         auto f = funcs_.find(op->name);
-        bool inlined = op->call_type == Call::Halide && !buffers_.count(op->name) && f != funcs_.end() &&
+        std::string buffer = halide_base_name(op->name);
+        bool inlined = op->call_type == Call::Halide && !buffers_.count(buffer) && f != funcs_.end() &&
                        f->second.updates().empty() && depth_ < 8;
         if (!inlined) {
-            loads.push_back({op->name, op->args});
+            loads.push_back({buffer, op->args});
             return;
         }
         std::map<std::string, Expr> bind;
@@ -181,7 +183,7 @@ std::pair<DseNode, NodeCost> filter_node(const Context &cx, const std::string &f
                                          const std::vector<GraphLoop> &loops) {
     DseNode node;
     NodeCost cost;
-    node.name = filter;
+    node.name = halide_base_name(filter);
     Nest nest = dominant_nest(loops, cx.funcs);
     if (nest.stage < 0) return {node, cost};
     const std::string &func = nest.func;
@@ -203,7 +205,7 @@ std::pair<DseNode, NodeCost> filter_node(const Context &cx, const std::string &f
         ops.include(v);
     }
     for (const Load &l : loads.loads) node.accesses.push_back({l.buffer, false, coefficients(l.args, node)});
-    node.accesses.push_back({filter, true, coefficients(def.args(), node)});
+    node.accesses.push_back({halide_base_name(filter), true, coefficients(def.args(), node)});
     cost.ops = std::max<int64_t>(1, ops.ops);
     cost.dsp = ops.dsp;
     cost.depth = ops.latency + 2;
@@ -227,29 +229,36 @@ BuiltModel build_model(const HalideProgram &program, HlsTarget target, const Dev
     LoweredProgram lowered = lower_for_hls(copy, target);
     FilterGraph graph = extract_filters(lowered);
     std::map<std::string, Function> funcs = pipeline_functions(copy);
+    // Buffers by Halide's base names: a process that made Funcs of the same names before
+    // gets `NAME$N` Funcs, which the filters and the model name `NAME`.
+    std::map<std::string, const Function *> by_base;
+    for (const auto &[name, f] : funcs) by_base[halide_base_name(name)] = &f;
     std::set<std::string> buffers;
-    for (const Filter &f : graph.filters) buffers.insert(f.name);
-    for (const KernelArg &a : lowered.args) buffers.insert(a.name);
+    for (const Filter &f : graph.filters) buffers.insert(halide_base_name(f.name));
+    for (const KernelArg &a : lowered.args) buffers.insert(halide_base_name(a.name));
     BuiltModel out;
     std::map<std::string, std::vector<int64_t>> shapes;
-    for (const KernelArg &a : lowered.args) shapes[a.name] = std::vector<int64_t>(a.shape.rbegin(), a.shape.rend());
+    for (const KernelArg &a : lowered.args) {
+        shapes[halide_base_name(a.name)] = std::vector<int64_t>(a.shape.rbegin(), a.shape.rend());
+    }
     Context cx{funcs, buffers, device};
     for (const Filter &f : graph.filters) {
         std::vector<GraphLoop> loops = graph_loops(f.body);
         auto [node, cost] = filter_node(cx, f.name, loops);
         out.model.nodes.push_back(node);
         out.costs.push_back(cost);
-        auto fit = funcs.find(f.name);
-        if (shapes.count(f.name) || fit == funcs.end()) continue;
+        std::string base = halide_base_name(f.name);
+        auto fit = by_base.find(base);
+        if (shapes.count(base) || fit == by_base.end()) continue;
         std::vector<int64_t> shape;  // the pure loops of the Func's first stage
-        for (const std::string &arg : fit->second.args()) {
+        for (const std::string &arg : fit->second->args()) {
             int64_t trip = 1;
             for (const GraphLoop &l : loops) {
-                if (l.func == f.name && l.stage == 0 && l.var == arg) trip = l.trip;
+                if (halide_base_name(l.func) == base && l.stage == 0 && l.var == arg) trip = l.trip;
             }
             shape.insert(shape.begin(), trip);
         }
-        shapes[f.name] = shape;
+        shapes[base] = shape;
     }
     std::set<std::string> used;
     for (const DseNode &n : out.model.nodes) {
