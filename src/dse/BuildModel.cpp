@@ -2,7 +2,6 @@
 #include "dse/BuildModel.h"
 
 #include "analysis/OperatorModel.h"
-#include "dse/Space.h"
 #include "frontend/halide/ApplySchedule.h"
 #include "frontend/halide/Intake.h"
 #include "frontend/halide/ProgramCopy.h"
@@ -23,6 +22,46 @@ using Halide::Expr;
 using Halide::Internal::Call;
 using Halide::Internal::Definition;
 using Halide::Internal::Function;
+
+// A loop named `FUNC.sN.VAR` with a constant trip count: its Func (by Halide base name, as
+// filters are named), stage, variable and trip, and the innermost such loop enclosing it.
+struct GraphLoop {
+    std::string func, var;
+    int stage = 0;
+    int64_t trip = 0;
+    int parent = -1;  // index in the same list, -1 if none
+};
+
+// The constant-trip loops named `FUNC.sN.VAR` of a filter body, in pre-order.
+class LoopCollector : public Halide::Internal::IRVisitor {
+public:
+    std::vector<GraphLoop> loops;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Halide::Internal::For *op) override {
+        const auto *extent = op->extent.as<Halide::Internal::IntImm>();
+        size_t s = op->name.find(".s"), dot = std::string::npos;
+        for (; extent && s != std::string::npos; s = op->name.find(".s", s + 1)) {
+            dot = op->name.find_first_not_of("0123456789", s + 2);
+            if (dot != std::string::npos && dot > s + 2 && op->name[dot] == '.') break;
+        }
+        bool named = extent && s != std::string::npos;
+        if (named) {
+            GraphLoop l;
+            l.func = halide_base_name(op->name.substr(0, s));
+            l.stage = std::stoi(op->name.substr(s + 2, dot - s - 2));
+            l.var = op->name.substr(dot + 1);
+            l.trip = extent->value;
+            l.parent = open_.empty() ? -1 : open_.back();
+            open_.push_back(static_cast<int>(loops.size()));
+            loops.push_back(l);
+        }
+        IRVisitor::visit(op);
+        if (named) open_.pop_back();
+    }
+    std::vector<int> open_;  // the collected loops enclosing the visit
+};
 
 // The coefficient of variable `var` in index `e`: exact for sums of constant multiples of
 // variables (clamps by constants looked through), 0 for other forms.
@@ -139,7 +178,7 @@ struct Nest {
     int64_t iterations = 1;
 };
 
-Nest dominant_nest(const std::vector<GraphLoop> &loops, const std::map<std::string, Function> &funcs) {
+Nest dominant_nest(const std::vector<GraphLoop> &loops, const std::map<std::string, const Function *> &funcs) {
     std::map<std::pair<std::string, int>, int> last;  // the stage's last (innermost) loop
     for (size_t i = 0; i < loops.size(); ++i) {
         if (funcs.count(loops[i].func)) last[{loops[i].func, loops[i].stage}] = static_cast<int>(i);
@@ -173,7 +212,8 @@ std::vector<std::vector<int64_t>> coefficients(const std::vector<Expr> &args, co
 }
 
 struct Context {
-    const std::map<std::string, Function> &funcs;
+    const std::map<std::string, Function> &funcs;             // by name
+    const std::map<std::string, const Function *> &by_base;  // by Halide base name
     const std::set<std::string> &buffers;
     const Device &device;
 };
@@ -184,11 +224,11 @@ std::pair<DseNode, NodeCost> filter_node(const Context &cx, const std::string &f
     DseNode node;
     NodeCost cost;
     node.name = halide_base_name(filter);
-    Nest nest = dominant_nest(loops, cx.funcs);
+    Nest nest = dominant_nest(loops, cx.by_base);
     if (nest.stage < 0) return {node, cost};
     const std::string &func = nest.func;
     int stage = nest.stage;
-    const Function &f = cx.funcs.at(func);
+    const Function &f = *cx.by_base.at(func);
     const Definition &def = stage == 0 ? f.definition() : f.update(stage - 1);
     std::set<std::string> rvars;
     for (const auto &d : def.schedule().dims()) {
@@ -198,7 +238,7 @@ std::pair<DseNode, NodeCost> filter_node(const Context &cx, const std::string &f
         node.loops.push_back({l.var, l.trip, l.func == func && l.stage == stage && rvars.count(l.var) > 0});
     }
     cost.iterations = nest.iterations;
-    LoadCollector loads(cx.funcs, cx.buffers, func);
+    LoadCollector loads(cx.funcs, cx.buffers, f.name());
     OpCounter ops(cx.device);
     for (const Expr &v : def.values()) {
         v.accept(&loads);
@@ -241,9 +281,11 @@ BuiltModel build_model(const HalideProgram &program, HlsTarget target, const Dev
     for (const KernelArg &a : lowered.args) {
         shapes[halide_base_name(a.name)] = std::vector<int64_t>(a.shape.rbegin(), a.shape.rend());
     }
-    Context cx{funcs, buffers, device};
+    Context cx{funcs, by_base, buffers, device};
     for (const Filter &f : graph.filters) {
-        std::vector<GraphLoop> loops = graph_loops(f.body);
+        LoopCollector collector;
+        if (f.body.defined()) f.body.accept(&collector);
+        const std::vector<GraphLoop> &loops = collector.loops;
         auto [node, cost] = filter_node(cx, f.name, loops);
         out.model.nodes.push_back(node);
         out.costs.push_back(cost);
@@ -254,7 +296,7 @@ BuiltModel build_model(const HalideProgram &program, HlsTarget target, const Dev
         for (const std::string &arg : fit->second->args()) {
             int64_t trip = 1;
             for (const GraphLoop &l : loops) {
-                if (halide_base_name(l.func) == base && l.stage == 0 && l.var == arg) trip = l.trip;
+                if (l.func == base && l.stage == 0 && l.var == arg) trip = l.trip;
             }
             shape.insert(shape.begin(), trip);
         }

@@ -12,6 +12,13 @@ namespace {
 using Halide::Internal::Dim;
 using Halide::Internal::Function;
 
+// A loop of the extracted graph: its Func, stage and variable, and its trip count.
+struct GraphLoop {
+    std::string func, var;
+    int stage = 0;
+    int64_t trip = 0;
+};
+
 // Splits Halide's loop name `FUNC.sN.VAR`; false for another form.
 bool split_loop_name(const std::string &name, GraphLoop &loop) {
     for (size_t i = name.find(".s"); i != std::string::npos; i = name.find(".s", i + 1)) {
@@ -36,17 +43,12 @@ private:
     void visit(const Halide::Internal::For *op) override {
         GraphLoop l;
         const auto *extent = op->extent.as<Halide::Internal::IntImm>();
-        bool named = extent && split_loop_name(op->name, l);
-        if (named) {
+        if (extent && split_loop_name(op->name, l)) {
             l.trip = extent->value;
-            l.parent = open_.empty() ? -1 : open_.back();
-            open_.push_back(static_cast<int>(loops.size()));
             loops.push_back(l);
         }
         IRVisitor::visit(op);
-        if (named) open_.pop_back();
     }
-    std::vector<int> open_;  // the collected loops enclosing the visit, outermost first
 };
 
 // The loop variable as the co-language names it (`k$x` -> `k`).
@@ -176,17 +178,13 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
 
 }  // namespace
 
-std::vector<GraphLoop> graph_loops(const Halide::Internal::Stmt &body) {
-    LoopCollector c;
-    if (body.defined()) body.accept(&c);
-    return c.loops;
-}
-
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
     std::map<std::string, Function> funcs = pipeline_functions(program);
     DesignSpace space;
     for (const Filter &f : extracted.filters) {
-        NodeKnobs n = node_knobs(program, funcs, f.name, graph_loops(f.body));
+        LoopCollector c;
+        if (f.body.defined()) f.body.accept(&c);
+        NodeKnobs n = node_knobs(program, funcs, f.name, c.loops);
         bool some = false;
         for (const OrderOption &o : n.orders) some = some || o.factors.size() > 1 || !o.transforms.empty();
         if (some) space.nodes.push_back(std::move(n));

@@ -37,19 +37,6 @@ struct DesignSpace {
     std::vector<NodeKnobs> nodes;
 };
 
-/// A loop of an extracted filter (named `FUNC.sN.VAR` by Halide's lowering): its Func, stage
-/// and variable, and its constant trip count.
-struct GraphLoop {
-    std::string func, var;
-    int stage = 0;
-    int64_t trip = 0;
-    /// Index (in the same list) of the innermost such loop enclosing it, -1 if none.
-    int parent = -1;
-};
-
-/// The constant-trip loops named `FUNC.sN.VAR` in `body`, in pre-order (outermost first).
-std::vector<GraphLoop> graph_loops(const Halide::Internal::Stmt &body);
-
 /// A point of the space: per node, the order index and the index of the unroll factor.
 struct Choice {
     int order = 0, unroll = 0;
