@@ -4,6 +4,7 @@
 #include "dse/BuildModel.h"
 #include "flowhls/Error.h"
 #include "flowhls/Onnx.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -159,6 +160,21 @@ TEST(Ablation, JsonRoundTripAndDeterminism) {
     EXPECT_EQ(ablation_json(run_ablation("lenet5", again, o)), json);
     EXPECT_THROW(ablation_from_json("{\"program\": 1}"), Error);
     EXPECT_THROW(ablation_from_json("not json"), Error);
+}
+
+TEST(Ablation, BenchCommandPrintsTheTableAndRefusesBadInput) {
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("bench --ablation " + kLenet + " --device xcvu9p --clock 200 --json", &out), 0) << out;
+    AblationOptions o;
+    o.clock_mhz = 200.0;
+    AblationTable expected = run_ablation(kLenet, lenet(), o);
+    EXPECT_EQ(ablation_from_json(out), expected);
+    ASSERT_EQ(test::run_flowhls("bench --ablation " + kLenet + " --device xcvu9p --clock 200", &out), 0) << out;
+    EXPECT_NE(out.find("ESTIMATES"), std::string::npos);
+    EXPECT_EQ(test::run_flowhls("bench --ablation", &out), 2) << out;
+    EXPECT_NE(out.find("flowhls: error: --ablation needs a model file"), std::string::npos) << out;
+    EXPECT_EQ(test::run_flowhls("bench --json", &out), 2) << out;
+    EXPECT_EQ(test::run_flowhls("bench --ablation --example no_such_example", &out), 2) << out;
 }
 
 }  // namespace
