@@ -117,7 +117,7 @@ public:
         fixed_.assign(n, false);
         for (int i : r.order) {
             const DseNode &node = m_.nodes[size_t(i)];
-            r.parallel_factor[size_t(i)] = feasible_parallel_factor(trips(node), target(node));
+            r.parallel_factor[size_t(i)] = parallel_factor(node, target(node));
             r.unroll[size_t(i)] = choose(i, r.parallel_factor[size_t(i)], r.unroll);
             for (const DseAccess &a : node.accesses) {
                 const auto &shape = shape_of(m_, a.buffer);
@@ -140,11 +140,29 @@ private:
         return t;
     }
 
+    // The smallest product of divisors of the pure loops' trips reaching `target` when they can
+    // reach it (copies of a reduction loop lengthen the accumulation chain instead of adding
+    // work); else all the pure loops' trips times the smallest product of divisors of the
+    // reduction loops' trips reaching the rest.
+    static int64_t parallel_factor(const DseNode &node, int64_t target) {
+        std::vector<int64_t> pure, reduction;
+        for (const DseLoop &l : node.loops) (l.reduction ? reduction : pure).push_back(std::max<int64_t>(1, l.trip));
+        int64_t f = feasible_parallel_factor(pure, target);
+        if (f >= target) return f;
+        return f * feasible_parallel_factor(reduction, (target + f - 1) / f);
+    }
+
     int64_t target(const DseNode &node) const {
-        int64_t top = 0;
-        for (const DseNode &x : m_.nodes) top = std::max(top, x.intensity);
-        if (!o_.intensity_aware || top <= 0) return std::max<int64_t>(1, o_.max_parallel_factor);
-        long double share = (long double)o_.max_parallel_factor * (long double)node.intensity / (long double)top;
+        const DseNode *top = nullptr;
+        for (const DseNode &x : m_.nodes) {
+            if (!top || x.intensity > top->intensity) top = &x;
+        }
+        int64_t most = std::max<int64_t>(1, o_.max_parallel_factor);
+        if (!o_.intensity_aware || !top || top->intensity <= 0) return most;
+        // Shares of the factor the most intense node actually gets (its target rounded up to
+        // what its trips allow), so the others reach its interval.
+        long double share = (long double)parallel_factor(*top, most) * (long double)node.intensity /
+                            (long double)top->intensity;
         return std::max<int64_t>(1, int64_t(std::ceil(share - 1e-9L)));
     }
 
@@ -188,20 +206,25 @@ private:
     std::vector<int64_t> choose(int i, int64_t pf, const std::vector<std::vector<int64_t>> &unroll) const {
         std::vector<int64_t> t = trips(m_.nodes[size_t(i)]);
         std::set<int64_t> reachable = products_up_to(t, pf);
-        for (auto p = reachable.rbegin(); p != reachable.rend(); ++p) {
+        // The most copies of independent work (copies / copies of reduction loops), then the
+        // most copies, then the rank; a product below the best independent work cannot win.
+        std::vector<int64_t> best(t.size(), 1);
+        int64_t best_work = 0, best_copies = 0;
+        Rank best_rank;
+        for (auto p = reachable.rbegin(); p != reachable.rend() && *p > best_work; ++p) {
             std::vector<std::vector<int64_t>> all;
             std::vector<int64_t> u(t.size(), 1);
             factorizations(t, 0, *p, u, all);
-            const std::vector<int64_t> *best = nullptr;
-            Rank best_rank;
             for (const auto &c : all) {
                 if (o_.connectedness_aware && !legal(i, c, unroll)) continue;
                 Rank r = rank(i, c);
-                if (!best || r < best_rank) best = &c, best_rank = r;
+                int64_t work = *p / r.reduction;
+                if (work > best_work || (work == best_work && *p == best_copies && r < best_rank)) {
+                    best = c, best_work = work, best_copies = *p, best_rank = r;
+                }
             }
-            if (best) return *best;
         }
-        return std::vector<int64_t>(t.size(), 1);
+        return best;
     }
 
     const DesignModel &m_;

@@ -13,8 +13,9 @@ namespace flowhls::dse {
 struct ParallelizeOptions {
     /// The parallel factor (copies of the loop body) of the most intense node.
     int64_t max_parallel_factor = 1;
-    /// Share parallelism by intensity: a node gets max_parallel_factor x its intensity / the
-    /// largest intensity, so all nodes reach about the same interval. Off: every node gets
+    /// Share parallelism by intensity: a node gets the most intense node's parallel factor
+    /// (max_parallel_factor rounded up to what its trips allow) x its intensity / the largest
+    /// intensity, so all nodes reach about the same interval. Off: every node gets
     /// max_parallel_factor.
     bool intensity_aware = true;
     /// Parallelize the most connected nodes first and keep each node's factors divisible with
@@ -35,8 +36,11 @@ struct BufferPartition {
 struct Parallelization {
     /// The order nodes were parallelized in.
     std::vector<int> order;
-    /// Per node: the parallel factor it was given and its unroll factor per loop (their
-    /// product, unless no legal factors reach it: then the largest legal product below).
+    /// Per node: the parallel factor it was given (its target rounded up to a product of
+    /// divisors of its pure loops' trips when those reach it, else all the pure loops' trips
+    /// times the reduction loops' divisors that reach it)
+    /// and its unroll factor per loop (their product, unless no legal factors reach it: then
+    /// the largest legal product below).
     std::vector<int64_t> parallel_factor;
     std::vector<std::vector<int64_t>> unroll;
     /// Per buffer of the model: the partition every node's accesses need together.
@@ -45,10 +49,11 @@ struct Parallelization {
 };
 
 /// Contract: unroll factors for every node of `m` (each dividing its loop's trip count) and
-/// the buffer partitions they need, following `o`. Among legal factor vectors of a node's
-/// parallel factor the choice is, in order: the least unrolling of reduction loops (each
-/// copy lengthens the accumulation chain), the fewest banks, the most balanced (smallest
-/// largest factor), the larger factors on outer loops. Deterministic and pure.
+/// the buffer partitions they need, following `o`. Among legal factor vectors whose product
+/// is at most a node's parallel factor the choice is, in order: the most independent copies
+/// (the product over the unrolling of reduction loops: each copy of a reduction loop lengthens
+/// the accumulation chain instead), the larger product, the fewest banks, the most balanced
+/// (smallest largest factor), the larger factors on outer loops. Deterministic and pure.
 Parallelization parallelize(const DesignModel &m, const ParallelizeOptions &o);
 
 /// The cyclic partition one access needs when its node's loops are unrolled by `unroll`: per

@@ -3,6 +3,7 @@
 #include "dse/Search.h"
 #include "dse/Budget.h"
 #include "flowhls/Error.h"
+#include "support/Text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -385,12 +386,6 @@ std::string csv_field(const std::string &text) {
     return q + "\"";
 }
 
-std::string number(double v, const char *format) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 }  // namespace
 
 SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options) {
@@ -408,9 +403,9 @@ std::string pareto_csv(const DesignSpace &space, const SearchResult &result) {
             continue;
         }
         csv += "ok," + std::to_string(p.interval) + "," + std::to_string(p.latency) + "," +
-               number(p.throughput, "%.6g") + "," + std::to_string(p.total.dsp) + "," + std::to_string(p.total.bram18k) +
+               format_number(p.throughput, "%.6g") + "," + std::to_string(p.total.dsp) + "," + std::to_string(p.total.bram18k) +
                "," + std::to_string(p.total.uram) + "," + std::to_string(p.total.lut) + "," +
-               std::to_string(p.total.ff) + "," + number(p.dsp_efficiency, "%.4f") + "," + (p.fits ? "yes" : "no") +
+               std::to_string(p.total.ff) + "," + format_number(p.dsp_efficiency, "%.4f") + "," + (p.fits ? "yes" : "no") +
                "," + (p.pareto ? "yes" : "no") + "," + csv_field(point_text(space, p.choices)) + "\n";
     }
     return csv;

@@ -82,4 +82,15 @@ std::vector<std::string> split_fields(const std::string &text, char sep) {
     return fields;
 }
 
+std::string format_number(double v, const char *format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string pad_text(const std::string &s, size_t width, bool left) {
+    if (s.size() >= width) return s;
+    return left ? s + std::string(width - s.size(), ' ') : std::string(width - s.size(), ' ') + s;
+}
+
 }  // namespace flowhls

@@ -16,4 +16,10 @@ std::string one_line(const std::string &text);
 /// ones included ("a,,b" -> a, "", b; "" -> one empty field).
 std::vector<std::string> split_fields(const std::string &text, char sep);
 
+/// `v` printed with the printf `format` (one double conversion, at most 63 characters).
+std::string format_number(double v, const char *format);
+
+/// `s` padded with spaces to `width` characters, on the left (right-aligned) unless `left`.
+std::string pad_text(const std::string &s, size_t width, bool left = false);
+
 }  // namespace flowhls

@@ -112,6 +112,25 @@ TEST(Parallelize, ReductionLoopsAreUnrolledLast) {
     EXPECT_EQ(parallelize(m, o).unroll[0], (std::vector<int64_t>{16, 16, 2}));
 }
 
+TEST(Parallelize, PureLoopsReachTheFactorBeforeReductionLoops) {
+    // LeNet-5's first convolution: pure co 6, oy 28, ox 28, reductions ky 5, kx 5. The smallest
+    // product of all loops' divisors reaching 64 is 70 = 2 x 7 x 5, which needs a reduction
+    // loop; the pure loops reach 84 alone.
+    DesignModel m;
+    m.nodes = {{"conv1", {{"co", 6}, {"oy", 28}, {"ox", 28}, {"ky", 5, true}, {"kx", 5, true}}, {}, 1}};
+    ParallelizeOptions o;
+    o.max_parallel_factor = 64;
+    Parallelization p = parallelize(m, o);
+    EXPECT_EQ(p.parallel_factor[0], 84);
+    EXPECT_EQ(p.unroll[0][3] * p.unroll[0][4], 1);
+    EXPECT_EQ(p.unroll[0][0] * p.unroll[0][1] * p.unroll[0][2], 84);
+    // Beyond the pure loops (6 x 28 x 28 = 4704): all of them, times the reduction loops.
+    o.max_parallel_factor = 5000;
+    p = parallelize(m, o);
+    EXPECT_EQ(p.parallel_factor[0], 4704 * 5);
+    EXPECT_EQ(p.unroll[0], (std::vector<int64_t>{6, 28, 28, 5, 1}));
+}
+
 TEST(Parallelize, FeasibleFactorsAreProductsOfDivisors) {
     EXPECT_EQ(feasible_parallel_factor({3, 3, 16}, 5), 6);
     EXPECT_EQ(feasible_parallel_factor({3, 3, 16}, 10), 12);

@@ -12,6 +12,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
 #include "support/OutputDir.h"
+#include "support/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,17 +25,6 @@
 namespace flowhls::cli {
 
 namespace {
-
-std::string fixed(double v, const char *format) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-std::string pad(const std::string &s, size_t width, bool left = false) {
-    if (s.size() >= width) return s;
-    return left ? s + std::string(width - s.size(), ' ') : std::string(width - s.size(), ' ') + s;
-}
 
 // "\r[#####.....] 12/40 points" on stderr.
 void draw_progress(int done, int total) {
@@ -114,7 +104,7 @@ int run_dse(DseArgs &a) {
     }
     out.commit();
     const dse::EvaluatedPoint &c = o.result.points[o.result.chosen];
-    std::cout << "dse: " << o.result.points.size() << " points evaluated in " << fixed(o.seconds, "%.1f")
+    std::cout << "dse: " << o.result.points.size() << " points evaluated in " << format_number(o.seconds, "%.1f")
               << " s; best point that fits: " << o.result.chosen << " (interval " << c.interval << " cycles, DSP "
               << c.total.dsp << "); files in " << out.final_path() << "\n";
     return 0;
@@ -156,7 +146,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
 }
 
 std::string frontier_table(const DseOutcome &o) {
-    std::string t = "Pareto frontier (estimates; " + o.device.part + " at " + fixed(o.device.clock_mhz, "%g") +
+    std::string t = "Pareto frontier (estimates; " + o.device.part + " at " + format_number(o.device.clock_mhz, "%g") +
                     " MHz; budget " + dse::budget_text(o.budget) + "; * = chosen)\n";
     t += " point      interval   samples/s     DSP  BRAM18K       LUT  fits  knobs\n";
     std::vector<size_t> rows;
@@ -169,10 +159,10 @@ std::string frontier_table(const DseOutcome &o) {
     for (size_t i : rows) {
         const dse::EvaluatedPoint &p = o.result.points[i];
         std::string mark = static_cast<int>(i) == o.result.chosen ? "*" : " ";
-        t += pad(mark + std::to_string(i), 6) + pad(std::to_string(p.interval), 14) +
-             pad(fixed(p.throughput, "%.4g"), 12) + pad(std::to_string(p.total.dsp), 8) +
-             pad(std::to_string(p.total.bram18k), 9) + pad(std::to_string(p.total.lut), 10) +
-             pad(p.fits ? "yes" : "no", 6) + "  " + dse::point_text(o.space, p.choices) + "\n";
+        t += pad_text(mark + std::to_string(i), 6) + pad_text(std::to_string(p.interval), 14) +
+             pad_text(format_number(p.throughput, "%.4g"), 12) + pad_text(std::to_string(p.total.dsp), 8) +
+             pad_text(std::to_string(p.total.bram18k), 9) + pad_text(std::to_string(p.total.lut), 10) +
+             pad_text(p.fits ? "yes" : "no", 6) + "  " + dse::point_text(o.space, p.choices) + "\n";
     }
     return t;
 }

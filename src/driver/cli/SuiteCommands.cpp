@@ -1,5 +1,6 @@
-// The subcommands that run suites: bench (every example's QoR beside published figures) and
-// conformance (the ONNX backend test cases).
+// The subcommands that run suites: bench (every example's QoR beside published figures, or the
+// parallelization ablation of one program) and conformance (the ONNX backend test cases).
+#include "driver/Ablation.h"
 #include "driver/BambuBench.h"
 #include "driver/Bench.h"
 #include "driver/Calibration.h"
@@ -7,6 +8,8 @@
 #include "driver/cli/Command.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Error.h"
+#include "flowhls/Examples.h"
+#include "flowhls/Onnx.h"
 
 #include <iostream>
 #include <memory>
@@ -15,16 +18,38 @@
 
 namespace flowhls::cli {
 
+namespace {
+
+struct BenchArgs {
+    BenchOptions options;
+    std::string target = "vitis";
+    bool calibration = false;
+    std::vector<std::string> designs;
+    std::string markdown;
+    bool bambu = false;
+    std::string ablation, example, size;
+    bool json = false;
+};
+
+// bench --ablation: the ablation table of one model or example.
+int run_ablation_command(const BenchArgs &a) {
+    if (a.ablation.empty() == a.example.empty()) throw Error("--ablation needs a model file or --example NAME (one of them)");
+    if (!a.size.empty() && a.example.empty()) throw Error("--size applies to --example");
+    HalideProgram program =
+        a.example.empty() ? import_onnx(a.ablation, OnnxImportOptions()) : build_example(a.example, "", a.size);
+    Device device = load_device(a.options.device, a.options.clock_mhz);
+    dse::BuiltModel model = dse::build_model(program, parse_hls_target(a.target), device);
+    AblationOptions o;
+    o.clock_mhz = a.options.clock_mhz;
+    AblationTable t = run_ablation(a.example.empty() ? a.ablation : a.example, model, o);
+    std::cout << (a.json ? ablation_json(t) : ablation_text(t));
+    return 0;
+}
+
+}  // namespace
+
 Command bench_command(CLI::App &app) {
-    struct Args {
-        BenchOptions options;
-        std::string target = "vitis";
-        bool calibration = false;
-        std::vector<std::string> designs;
-        std::string markdown;
-        bool bambu = false;
-    };
-    auto a = std::make_shared<Args>();
+    auto a = std::make_shared<BenchArgs>();
     CLI::App *sub =
         app.add_subcommand("bench", "compile every bundled example; print compile time and QoR beside published figures");
     sub->add_option("--reference", a->options.reference_dir,
@@ -44,7 +69,21 @@ Command bench_command(CLI::App &app) {
     sub->add_flag("--bambu", a->bambu,
                   "instead: the Bambu model's cycle estimate beside the cycles PandA-Bambu measured "
                   "(bambu_measured.csv) for each design, with the error");
-    return {sub, [a] {
+    CLI::Option *ablation =
+        sub->add_option("--ablation", a->ablation,
+                        "instead: HIDA's parallelization ablation (naive, intensity-aware, connectedness-aware, both) "
+                        "of this ONNX model (or of --example) at parallel factors 2..256: closed-form model "
+                        "ESTIMATES of interval, DSP and memory banks")
+            ->expected(0, 1);
+    sub->add_option("--example", a->example, "with --ablation: a bundled example instead of a model")
+        ->check(non_empty());
+    sub->add_option("--size", a->size, "with --ablation --example: the example's problem size");
+    sub->add_flag("--json", a->json, "with --ablation: print the table as JSON");
+    return {sub, [a, ablation] {
+                if (ablation->count() > 0) return run_ablation_command(*a);
+                if (!a->example.empty() || !a->size.empty() || a->json) {
+                    throw Error("--example, --size and --json apply to bench --ablation");
+                }
                 if (a->bambu) {
                     BambuBenchOptions o;
                     o.reference_dir = a->options.reference_dir;
