@@ -41,17 +41,13 @@ private:
     using IRVisitor::visit;
     void visit(const Halide::Internal::For *op) override {
         const auto *extent = op->extent.as<Halide::Internal::IntImm>();
-        size_t s = op->name.find(".s"), dot = std::string::npos;
-        for (; extent && s != std::string::npos; s = op->name.find(".s", s + 1)) {
-            dot = op->name.find_first_not_of("0123456789", s + 2);
-            if (dot != std::string::npos && dot > s + 2 && op->name[dot] == '.') break;
-        }
-        bool named = extent && s != std::string::npos;
+        HalideLoopName parts;
+        bool named = extent && split_halide_loop_name(op->name, parts);
         if (named) {
             GraphLoop l;
-            l.func = halide_base_name(op->name.substr(0, s));
-            l.stage = std::stoi(op->name.substr(s + 2, dot - s - 2));
-            l.var = op->name.substr(dot + 1);
+            l.func = halide_base_name(parts.func);
+            l.stage = parts.stage;
+            l.var = parts.var;
             l.trip = extent->value;
             l.parent = open_.empty() ? -1 : open_.back();
             open_.push_back(static_cast<int>(loops.size()));

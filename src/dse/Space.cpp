@@ -22,18 +22,14 @@ struct GraphLoop {
     int64_t trip = 0;
 };
 
-// Splits Halide's loop name `FUNC.sN.VAR`; false for another form.
+// Splits Halide's loop name `FUNC.sN.VAR` (the Func by its base name); false for another form.
 bool split_loop_name(const std::string &name, GraphLoop &loop) {
-    for (size_t i = name.find(".s"); i != std::string::npos; i = name.find(".s", i + 1)) {
-        size_t j = i + 2;
-        while (j < name.size() && isdigit(static_cast<unsigned char>(name[j]))) j++;
-        if (j == i + 2 || j >= name.size() || name[j] != '.') continue;
-        loop.func = halide_base_name(name.substr(0, i));
-        loop.stage = std::stoi(name.substr(i + 2, j - i - 2));
-        loop.var = name.substr(j + 1);
-        return true;
-    }
-    return false;
+    HalideLoopName parts;
+    if (!split_halide_loop_name(name, parts)) return false;
+    loop.func = halide_base_name(parts.func);
+    loop.stage = parts.stage;
+    loop.var = parts.var;
+    return true;
 }
 
 // The constant-trip loops of a filter body, outermost first.

@@ -21,6 +21,19 @@ std::string halide_base_name(const std::string &name) {
     return out;
 }
 
+bool split_halide_loop_name(const std::string &name, HalideLoopName &out) {
+    for (size_t at = name.find(".s"); at != std::string::npos; at = name.find(".s", at + 1)) {
+        size_t digits = at + 2, end = digits;
+        while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) end++;
+        if (end == digits || end - digits > 6 || end >= name.size() || name[end] != '.') continue;
+        out.func = name.substr(0, at);
+        out.stage = std::stoi(name.substr(digits, end - digits));
+        out.var = name.substr(end + 1);
+        return true;
+    }
+    return false;
+}
+
 std::string fresh_name(const std::string &base, const std::function<bool(const std::string &)> &taken, int first,
                        const std::string &separator) {
     std::string name = base;

@@ -11,6 +11,17 @@ namespace flowhls {
 /// process ("blur$3.s0.x" -> "blur.s0.x"); Halide's own "$n" markers are kept.
 std::string halide_base_name(const std::string &name);
 
+/// Halide's loop name `FUNC.sN.VAR` ("blur$1.s0.x.xi") taken apart.
+struct HalideLoopName {
+    std::string func;  ///< as Halide wrote it ("blur$1")
+    int stage = 0;
+    std::string var;   ///< the variable path ("x.xi")
+};
+
+/// Contract: splits `name` at its first ".sN." part (N decimal digits; a stage beyond 1e6 is
+/// not a stage); false, `out` unchanged, for a name of another form. Pure.
+bool split_halide_loop_name(const std::string &name, HalideLoopName &out);
+
 /// Whether Halide's loop variable path `var` ("x.xi", "k$x") is the loop a user called `loop`
 /// (in a directive or schedule): `var` is `loop` or ends in "." + `loop`; a name without "$"
 /// also matches a one-dimensional RDom's `loop$x`.

@@ -35,12 +35,9 @@ private:
 
 // "f.s0.x.xi" -> {"f", "x.xi"}; {"", ""} if the name has no ".sN." stage part.
 std::pair<std::string, std::string> split_loop_name(const std::string &name) {
-    for (size_t at = name.find(".s"); at != std::string::npos; at = name.find(".s", at + 1)) {
-        size_t digits = at + 2, end = digits;
-        while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) end++;
-        if (end > digits && end < name.size() && name[end] == '.') return {name.substr(0, at), name.substr(end + 1)};
-    }
-    return {"", ""};
+    HalideLoopName parts;
+    if (!split_halide_loop_name(name, parts)) return {"", ""};
+    return {parts.func, parts.var};
 }
 
 std::string join(const std::set<std::string> &names) {
