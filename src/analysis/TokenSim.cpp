@@ -25,7 +25,16 @@ struct Process {
     // streams accessed when a window is complete.
     const LineBufferPlan *plan = nullptr;
     int line_channel = -1;
+    // A consumer reading through a ring of rows: the same, its other streams accessed when the
+    // rows of an iteration of its row loop are in.
+    const WindowBufferPlan *ring = nullptr;
 };
+
+// Iterations (of the consumer's windows or row loop) complete after t steps, and in all.
+int64_t windows_within(const Process &p, int64_t t) {
+    return p.plan ? p.plan->outputs_within(t) : p.ring->outputs_within(t);
+}
+int64_t windows(const Process &p) { return p.plan ? p.plan->outputs() : p.ring->outputs(); }
 
 // Accesses of a stream with n elements after t of T steps.
 int64_t accesses(int64_t t, int64_t n, int64_t steps) {
@@ -40,15 +49,15 @@ int64_t steps_within(int64_t allowed, int64_t n, int64_t steps) {
 
 // Accesses of channel `c` (n elements) by process `p` after t of its steps.
 int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
-    if (!p.plan) return accesses(t, n, p.steps);
+    if (!p.plan && !p.ring) return accesses(t, n, p.steps);
     if (c == p.line_channel) return std::min(t, n);
-    int64_t outputs = std::max<int64_t>(1, p.plan->outputs());
-    return static_cast<int64_t>((static_cast<__int128>(p.plan->outputs_within(t)) * n) / outputs);
+    int64_t outputs = std::max<int64_t>(1, windows(p));
+    return static_cast<int64_t>((static_cast<__int128>(windows_within(p, t)) * n) / outputs);
 }
 
 // The largest step count t of process `p` whose accesses of channel `c` stay within `allowed`.
 int64_t within(const Process &p, int c, int64_t n, int64_t allowed) {
-    if (!p.plan) return steps_within(allowed, n, p.steps);
+    if (!p.plan && !p.ring) return steps_within(allowed, n, p.steps);
     if (count_at(p, c, n, p.steps) <= allowed) return p.steps;
     int64_t lo = 0, hi = p.steps;  // count_at(lo) <= allowed < count_at(hi)
     while (hi - lo > 1) {
@@ -126,6 +135,17 @@ private:
             }
             Process &p = procs_[channels_[i].consumer];
             p.plan = &plan;
+            p.line_channel = static_cast<int>(i);
+            p.steps = channels_[i].count;
+        }
+        for (size_t i = 0; i < channels_.size(); i++) {
+            const WindowBufferPlan &ring = channels_[i].buffer->window_buffer;
+            if (channels_[i].buffer->channel != ChannelKind::WindowBufferedStream || ring.consumer != channels_[i].consumer) {
+                continue;
+            }
+            Process &p = procs_[channels_[i].consumer];
+            if (p.plan) continue;  // one buffered channel per process is modelled
+            p.ring = &ring;
             p.line_channel = static_cast<int>(i);
             p.steps = channels_[i].count;
         }

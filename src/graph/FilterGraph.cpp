@@ -20,6 +20,7 @@ const char *channel_kind_name(ChannelKind kind) {
     case ChannelKind::Scalar: return "scalar";
     case ChannelKind::Stream: return "stream";
     case ChannelKind::LineBufferedStream: return "line-buffered stream";
+    case ChannelKind::WindowBufferedStream: return "window-buffered stream";
     }
     return "?";
 }
@@ -38,6 +39,17 @@ int64_t Buffer::size() const {
     int64_t n = 1;
     for (int64_t e : shape) n *= e;
     return n;
+}
+
+int64_t WindowBufferPlan::rows_before(int64_t k) const { return std::min(stride * k + last_row, height - 1) + 1; }
+
+int64_t WindowBufferPlan::outputs_within(int64_t elements) const {
+    int64_t rows = elements / std::max<int64_t>(1, row_words());
+    if (rows >= height) return out_rows;
+    if (rows < rows_before(0)) return 0;
+    if (stride == 0) return out_rows;
+    // The largest k with stride * k + last_row + 1 <= rows, and the iterations up to it.
+    return std::min(out_rows, (rows - last_row - 1) / stride + 1);
 }
 
 int64_t LineBufferPlan::outputs_within(int64_t steps) const {
