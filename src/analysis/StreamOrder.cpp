@@ -192,6 +192,20 @@ std::vector<std::pair<int64_t, int64_t>> moving_loops(const AffineWalk &w) {
     return out;
 }
 
+// The same walk with every loop fused into the one around it when they walk consecutive
+// elements together (a split loop and its unsplit form give the same list).
+std::vector<std::pair<int64_t, int64_t>> fused_moving_loops(const AffineWalk &w) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (const auto &l : moving_loops(w)) {
+        if (!out.empty() && out.back().second == l.second * l.first) {
+            out.back() = {out.back().first * l.first, l.second};
+        } else {
+            out.push_back(l);
+        }
+    }
+    return out;
+}
+
 // "" when the access visits elements 0 .. size-1 once each, in order; else why not.
 std::string in_order(const Access &a, int64_t size, const std::string &what) {
     AffineWalk w;
@@ -224,8 +238,8 @@ std::string in_order(const Access &a, int64_t size, const std::string &what) {
 bool same_permutation(const Access &write, const Access &read, int64_t size) {
     AffineWalk w, r;
     if (!affine_walk(write, "", w).empty() || !affine_walk(read, "", r).empty()) return false;
-    std::vector<std::pair<int64_t, int64_t>> order = moving_loops(w);
-    if (w.start != 0 || r.start != 0 || order != moving_loops(r)) return false;
+    std::vector<std::pair<int64_t, int64_t>> order = fused_moving_loops(w);
+    if (w.start != 0 || r.start != 0 || order != fused_moving_loops(r)) return false;
     std::vector<std::pair<int64_t, int64_t>> by_coefficient;
     for (const auto &l : order) by_coefficient.push_back({l.second, l.first});
     std::sort(by_coefficient.begin(), by_coefficient.end());

@@ -22,11 +22,13 @@ Stmt serial_for(const std::string &name, Expr min, Expr extent, Stmt body) {
     return For::make(name, std::move(min), std::move(extent), ForType::Serial, Halide::DeviceAPI::None, std::move(body));
 }
 
-// The element index of the buffer (rows x width x channels, CHW storage) in the ring.
-Expr ring_index(const Expr &index, const WindowBufferPlan &p) {
+// The element index of the buffer (rows x width x channels, CHW storage) in the ring,
+// simplified knowing the ranges of the enclosing loops.
+Expr ring_index(const Expr &index, const WindowBufferPlan &p, const Scope<Interval> &loops) {
     Expr w = int_const(p.width), plane = int_const(p.width * p.height);
-    Expr row = (index / w) % int_const(p.height);
-    return simplify((index / plane) * int_const(p.ring_rows * p.width) + (row % int_const(p.ring_rows)) * w + index % w);
+    Expr row = simplify((index / w) % int_const(p.height), true, loops);
+    return simplify((index / plane) * int_const(p.ring_rows * p.width) + (row % int_const(p.ring_rows)) * w + index % w,
+                    true, loops);
 }
 
 // Every read of the buffer replaced by a read of the ring (indices with lets resolved).
@@ -47,11 +49,19 @@ private:
         lets_.pop_back();
         return LetNode::make(op->name, value, body);
     }
+    Scope<Interval> loops_;
+
     Stmt visit(const LetStmt *op) override { return mutate_let(op); }
     Expr visit(const Let *op) override { return mutate_let(op); }
+    Stmt visit(const For *op) override {
+        std::optional<int64_t> min = constant_int(op->min), extent = constant_int(op->extent);
+        if (!min || !extent) return IRMutator::visit(op);
+        ScopedBinding<Interval> bind(loops_, op->name, Interval(op->min, int_const(*min + *extent - 1)));
+        return IRMutator::visit(op);
+    }
     Expr visit(const Load *op) override {
         if (op->name != buffer_) return IRMutator::visit(op);
-        Expr index = ring_index(resolve_lets(lets_, op->index), plan_);
+        Expr index = ring_index(resolve_lets(lets_, op->index), plan_, loops_);
         return Load::make(op->type, plan_.ring, index, Halide::Buffer<>(), Parameter(), op->predicate, ModulusRemainder());
     }
 };
@@ -118,7 +128,7 @@ std::string plan_text(const Filter &consumer, const WindowBufferPlan &p) {
            " words), the producer writes rows outermost";
 }
 
-void apply(FilterGraph &g, Buffer &b, const WindowBufferAnalysis &a) {
+void apply(FilterGraph &g, Buffer &b, WindowBufferAnalysis a) {
     Filter &f = g.filters[a.plan.consumer];
     std::set<std::string> taken = names_in(f.body);
     for (const Buffer &other : g.buffers) taken.insert(other.name);
@@ -126,8 +136,8 @@ void apply(FilterGraph &g, Buffer &b, const WindowBufferAnalysis &a) {
         taken.insert(other.function_name);
         for (const LocalBuffer &l : other.locals) taken.insert(l.name);
     }
+    a.plan.ring = fresh_name(b.name + "_ring", taken, 1);
     b.window_buffer = a.plan;
-    b.window_buffer.ring = fresh_name(b.name + "_ring", taken, 1);
     Stmt body = ReadRing(b.name, b.window_buffer).mutate(f.body);
     f.body = FillRing(a, b, taken).mutate(body);
     f.locals.emplace_back(b.window_buffer.ring, b.type, b.window_buffer.words());
