@@ -648,6 +648,8 @@ WindowBufferAnalysis analyze_window_buffer(const FilterGraph &g, const Buffer &b
         if (p.rows_before(k) != filled[k] + 1) return fail("the rows read do not advance by a constant stride");
         p.ring_rows = std::max(p.ring_rows, filled[k] - lo[k] + 1);
     }
+    // The rows copied in one iteration (and the first ones) fit the ring too.
+    p.ring_rows = std::max({p.ring_rows, p.stride, p.last_row + 1});
     if (p.ring_rows >= p.height) {
         return fail("a window of " + std::to_string(p.ring_rows) + " rows is the whole buffer (" +
                     std::to_string(p.height) + " rows)");

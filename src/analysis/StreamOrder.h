@@ -95,7 +95,8 @@ struct WindowBufferAnalysis {
 /// inside one row loop with more than one iteration, outside which every loop has one; the rows
 /// iteration k reads (bounds of (index / width) % height over the inner loops) lie in
 /// [lo(k), hi(k)], and the rows read before k may start, F(k) = max over k' <= k of hi(k'), is
-/// min(stride * k + last_row, height - 1). Then a ring of max(F(k) - lo(k) + 1) rows, filled
+/// min(stride * k + last_row, height - 1). Then a ring of max(F(k) - lo(k) + 1) rows (at least
+/// stride and last_row + 1, so the rows copied in one iteration fit it too), filled
 /// row by row in the producer's order at the start of each iteration, holds every row read: a
 /// prefix-ordered sliding window of the producer's order. Found only when the ring is
 /// smaller than the buffer. Pure analysis.
