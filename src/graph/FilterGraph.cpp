@@ -43,15 +43,6 @@ int64_t Buffer::size() const {
 
 int64_t WindowBufferPlan::rows_before(int64_t k) const { return std::min(stride * k + last_row, height - 1) + 1; }
 
-int64_t WindowBufferPlan::outputs_within(int64_t elements) const {
-    int64_t rows = elements / std::max<int64_t>(1, row_words());
-    if (rows >= height) return out_rows;
-    if (rows < rows_before(0)) return 0;
-    if (stride == 0) return out_rows;
-    // The largest k with stride * k + last_row + 1 <= rows, and the iterations up to it.
-    return std::min(out_rows, (rows - last_row - 1) / stride + 1);
-}
-
 int64_t LineBufferPlan::outputs_within(int64_t steps) const {
     auto clamp = [](int64_t v, int64_t hi) { return std::max<int64_t>(0, std::min(v, hi)); };
     int64_t plane_size = height * width;

@@ -130,10 +130,6 @@ struct WindowBufferPlan {
     int64_t row_words() const { return width * channels; }
     /// Rows read from the FIFO once iteration k of the row loop may start.
     int64_t rows_before(int64_t k) const;
-    /// Iterations of the row loop that can complete within the first `elements` read.
-    int64_t outputs_within(int64_t elements) const;
-    /// Iterations of the row loop.
-    int64_t outputs() const { return out_rows; }
     /// Words of the ring.
     int64_t words() const { return ring_rows * width * channels; }
 };

@@ -11,10 +11,11 @@ namespace flowhls {
 /// row, channels inside: HWC order) is turned into a stream: its consumer gets a local ring of
 /// ring_rows x width x channels words; at the start of each iteration of its row loop it copies
 /// the rows that iteration newly needs from the FIFO into the ring, replaying the producer's
-/// loops inside a row (so element i read is element i written), and every read of the buffer
-/// becomes a read of the ring at (index / (width * height)) * ring_rows * width +
-/// ((index / width) % height % ring_rows) * width + index % width; rows no iteration reads are
-/// copied after the row loop, so the FIFO is read whole. Padding stays as the consumer
+/// loops inside a row (so element i read is element i written), and every read of element
+/// channel * plane + row * width + column becomes a read of ring element
+/// channel * ring_rows * width + (row mod ring_rows) * width + column, addressed without a
+/// division (the oldest row's slot is carried across row iterations in a one-element local);
+/// rows no iteration reads are copied after the row loop, so the FIFO is read whole. Padding stays as the consumer
 /// computes it (clamped reads, selects). The buffer records the plan (Buffer::window_buffer,
 /// for the token simulation and the reports) and why. Buffers it cannot transform keep their
 /// channel. A ping_pong directive on the buffer keeps it as it is. The index computations the
