@@ -7,7 +7,8 @@
 --conv-chain writes a small residual chain (conv -> relu -> conv -> add -> relu -> max-pool ->
 conv on 4 x 8 x 8, weights generated) to DIR/conv_chain.onnx. Checks: C-sim passes with the
 --hwc schedule, at least N buffers are window-buffered streams, no feature map is left a
-ping-pong buffer (--no-ping-pong), and without --hwc no buffer is window-buffered. Prints the
+ping-pong buffer (--no-ping-pong), the estimate needs fewer BRAM18K than without --hwc, and
+without --hwc no buffer is window-buffered. Prints the
 estimates (block RAM, latency, interval) of both schedules.
 """
 import argparse
@@ -92,6 +93,9 @@ def main():
         failures.append("a ping-pong buffer is left with --hwc")
     if "channel: window-buffered stream" in plain_graph:
         failures.append("a window-buffered stream without --hwc")
+    bram = lambda d: d["resources"]["BRAM18K"]["used"]
+    if bram(design) >= bram(plain_design):
+        failures.append(f"the rings do not save block RAM: {bram(plain_design)} -> {bram(design)} BRAM18K")
     for name, d in (("default order", plain_design), ("hwc", design)):
         print(f"{name}: {rings if name == 'hwc' else 0} ring(s); estimates: BRAM18K {d['resources']['BRAM18K']['used']}, "
               f"latency {d.get('latency_cycles')} cycles, interval {d.get('interval_cycles')} cycles")
