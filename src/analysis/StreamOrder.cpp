@@ -366,16 +366,23 @@ std::string window_walk(const std::vector<const For *> &nest, LineBufferAnalysis
 
 }  // namespace
 
+namespace {
+
+// An intermediate array with one producer and one consumer after it.
+bool one_producer_later_consumer(const Buffer &b) {
+    return b.kind == BufferKind::Intermediate && !b.is_scalar() && b.producers.size() == 1 && b.consumers.size() == 1 &&
+           b.consumers[0] > b.producers[0];
+}
+
+}  // namespace
+
 LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
     LineBufferAnalysis a;
     auto fail = [&](const std::string &why) {
         a.reason = why;
         return a;
     };
-    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
-        b.consumers[0] <= b.producers[0]) {
-        return fail("not one producer and one later consumer");
-    }
+    if (!one_producer_later_consumer(b)) return fail("not one producer and one later consumer");
     FindAccesses in_producer(b.name), in_consumer(b.name);
     g.filters[b.producers[0]].body.accept(&in_producer);
     g.filters[b.consumers[0]].body.accept(&in_consumer);
@@ -612,10 +619,7 @@ WindowBufferAnalysis analyze_window_buffer(const FilterGraph &g, const Buffer &b
         a.reason = why;
         return a;
     };
-    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
-        b.consumers[0] <= b.producers[0]) {
-        return fail("not one producer and one later consumer");
-    }
+    if (!one_producer_later_consumer(b)) return fail("not one producer and one later consumer");
     WindowBufferPlan &p = a.plan;
     if (b.dims.size() < 2 || b.dims[0] < 1 || b.dims[1] < 2 || b.size() % (b.dims[0] * b.dims[1]) != 0) {
         return fail("the buffer has no rows (its dims are not known constants)");
