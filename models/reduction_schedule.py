@@ -20,7 +20,13 @@ loops, so consecutive iterations add into different elements:
 Each output's terms are still added in the same order, so results are bit for bit those of the
 default schedule. Other nodes keep flowhls's default. The keys are the ONNX node names.
 
-    /usr/bin/python3 models/reduction_schedule.py MODEL.onnx [-o schedule.json] [--distance N]
+With --hwc every other node with a 4-D output [N, C, H, W] (Relu, Add, pools, ...) also runs
+its channel loop innermost, then the columns, then the rows: every map is written pixel by
+pixel with the channels inside (HWC order), rows outermost, which the convolutions' schedule
+above already does. Then the elementwise nodes stream, and the convolutions and pools read
+their input from a FIFO through a ring of rows (flowhls's window-buffers pass, docs/dataflow.md).
+
+    /usr/bin/python3 models/reduction_schedule.py MODEL.onnx [-o schedule.json] [--distance N] [--hwc]
 
 then `flowhls compile MODEL.onnx --directives schedule.json`.
 """
@@ -67,7 +73,41 @@ def conv_entries(node, shape, distance, min_tile):
     return {node.name: {"schedule": filter_steps}, node.name + "#acc": acc}
 
 
-def schedule(model, distance, min_tile):
+WINDOW_OPS = {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "GlobalMaxPool",
+              "GlobalAveragePool", "QLinearAveragePool", "QLinearGlobalAveragePool", "LpPool"}
+
+
+def dim_names(node, shape, names_of, shapes):
+    """The importer's loop names of a node's output (src/frontend/onnx/OpSupport.cpp dim_names)
+    for a 4-D output."""
+    if node.op_type in WINDOW_OPS:
+        return ["n", "co", "oy", "ox"]
+    for i in node.input:
+        if shapes.get(i) == shape and i in names_of:
+            return names_of[i]
+    return ["n", "c", "y", "x"]
+
+
+def hwc_entries(model, shapes):
+    """A reorder of every non-Conv node with a 4-D output: channels innermost, rows outermost."""
+    names_of = {}
+    for v in model.graph.input:
+        if len(shapes.get(v.name, [])) == 4:
+            names_of[v.name] = ["n", "c", "y", "x"]
+    out = {}
+    for node in model.graph.node:
+        shape = shapes.get(node.output[0]) if node.output else None
+        if shape is None or len(shape) != 4:
+            continue
+        names = dim_names(node, shape, names_of, shapes)
+        names_of[node.output[0]] = names
+        if node.op_type != "Conv" and node.name:
+            n, c, y, x = names
+            out[node.name] = {"schedule": [{"reorder": [c, x, y, n]}]}
+    return out
+
+
+def schedule(model, distance, min_tile, hwc=False):
     shapes = output_shapes(model)
     initializers = {t.name for t in model.graph.initializer}
     model_inputs = {v.name for v in model.graph.input} - initializers
@@ -89,6 +129,8 @@ def schedule(model, distance, min_tile):
         elif node.op_type == "Gemm":
             out[node.name + "#acc"] = {"compute_at": {"func": node.name, "loop": "i"},
                                        "schedule": [{"stage": 1, "reorder": ["j", "k", "i"]}]}
+    if hwc:
+        out.update(hwc_entries(model, shapes))
     return out
 
 
@@ -121,10 +163,12 @@ def main():
     parser.add_argument("--min-tile", type=int, default=2,
                         help="pixels per tile at least (default 2: each weight read serves two "
                              "iterations, which an m_axi port without bursts needs for II 1)")
+    parser.add_argument("--hwc", action="store_true",
+                        help="every 4-D map written channels innermost, rows outermost (streams through ring buffers)")
     args = parser.parse_args()
     if args.distance < 1 or args.min_tile < 1:
         sys.exit("reduction_schedule: --distance and --min-tile must be positive")
-    text = schedule_text(schedule(onnx.load(args.model), args.distance, args.min_tile))
+    text = schedule_text(schedule(onnx.load(args.model), args.distance, args.min_tile, args.hwc))
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)

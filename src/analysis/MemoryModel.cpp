@@ -23,7 +23,8 @@ ChannelImplementation channel_of(const Buffer &b) {
     case ChannelKind::Rom: return {"rom", array, 1};
     case ChannelKind::Scalar: return {"scalar", MemoryKind::Register, 1};
     case ChannelKind::Stream:
-    case ChannelKind::LineBufferedStream: return {"stream", MemoryKind::Fifo, 1};
+    case ChannelKind::LineBufferedStream:
+    case ChannelKind::WindowBufferedStream: return {"stream", MemoryKind::Fifo, 1};
     case ChannelKind::Array: return {"array", array, 1};
     case ChannelKind::PingPong: return {"ping-pong", array, 2};
     }

@@ -147,24 +147,31 @@ private:
     }
 };
 
-// "" when the access visits elements 0 .. size-1 once each, in order; else why not.
-std::string in_order(const Access &a, int64_t size, const std::string &what) {
+// An access's index as an affine function of its loops: per loop its range and coefficient,
+// and the element of the first iteration.
+struct AffineWalk {
+    std::vector<LoopRange> ranges;
+    std::vector<int64_t> coefficient;
+    int64_t start = 0;
+};
+
+// "" when the access's index is affine in its loops (then `w` describes it); else why not.
+std::string affine_walk(const Access &a, const std::string &what, AffineWalk &w) {
     if (a.conditional) return what + " is conditional";
     if (a.index.type().lanes() != 1) return what + " is a vector access";
-    std::vector<LoopRange> ranges;
-    std::string why = loop_ranges(a.loops, a.bounds, ranges, what);
+    std::string why = loop_ranges(a.loops, a.bounds, w.ranges, what);
     if (!why.empty()) return why;
     Expr base = a.index;
     Expr affine = Expr(0);
-    std::vector<int64_t> coefficient(ranges.size());
-    for (size_t k = 0; k < ranges.size(); k++) {
-        const For *f = ranges[k].loop;
+    w.coefficient.assign(w.ranges.size(), 0);
+    for (size_t k = 0; k < w.ranges.size(); k++) {
+        const For *f = w.ranges[k].loop;
         Expr v = Variable::make(Halide::Int(32), f->name);
         Expr step = simplify(substitute(f->name, v + 1, a.index) - a.index);
         const int64_t *c = as_const_int(step);
         if (!c) return what + "'s index is not affine in loop " + f->name;
-        coefficient[k] = *c;
-        Expr min = Halide::Internal::make_const(Halide::Int(32), ranges[k].min);
+        w.coefficient[k] = *c;
+        Expr min = Halide::Internal::make_const(Halide::Int(32), w.ranges[k].min);
         base = substitute(f->name, min, base);
         affine = affine + Halide::Internal::make_const(Halide::Int(32), *c) * (v - min);
     }
@@ -172,19 +179,51 @@ std::string in_order(const Access &a, int64_t size, const std::string &what) {
     const int64_t *start = as_const_int(base);
     if (!start) return what + "'s index does not start at a constant";
     if (!is_const_zero(simplify(a.index - (base + affine)))) return what + "'s index is not affine in its loops";
-    if (*start != 0) return what + " starts at element " + std::to_string(*start);
+    w.start = *start;
+    return "";
+}
+
+// (extent, coefficient) of the loops with more than one iteration, outermost first.
+std::vector<std::pair<int64_t, int64_t>> moving_loops(const AffineWalk &w) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (size_t k = 0; k < w.ranges.size(); k++) {
+        if (w.ranges[k].extent > 1) out.push_back({w.ranges[k].extent, w.coefficient[k]});
+    }
+    return out;
+}
+
+// The same walk with every loop fused into the one around it when they walk consecutive
+// elements together (a split loop and its unsplit form give the same list).
+std::vector<std::pair<int64_t, int64_t>> fused_moving_loops(const AffineWalk &w) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (const auto &l : moving_loops(w)) {
+        if (!out.empty() && out.back().second == l.second * l.first) {
+            out.back() = {out.back().first * l.first, l.second};
+        } else {
+            out.push_back(l);
+        }
+    }
+    return out;
+}
+
+// "" when the access visits elements 0 .. size-1 once each, in order; else why not.
+std::string in_order(const Access &a, int64_t size, const std::string &what) {
+    AffineWalk w;
+    std::string why = affine_walk(a, what, w);
+    if (!why.empty()) return why;
+    if (w.start != 0) return what + " starts at element " + std::to_string(w.start);
     int64_t expected = 1;
-    for (size_t k = ranges.size(); k-- > 0;) {
-        int64_t extent = ranges[k].extent;
-        const For *f = ranges[k].loop;
+    for (size_t k = w.ranges.size(); k-- > 0;) {
+        int64_t extent = w.ranges[k].extent;
+        const For *f = w.ranges[k].loop;
         if (extent == 1) continue;
-        if (coefficient[k] == 0) {
+        if (w.coefficient[k] == 0) {
             return what + " repeats every element " + std::to_string(extent) + " times (loop " + f->name +
                    " does not move the index)";
         }
-        if (coefficient[k] != expected) {
+        if (w.coefficient[k] != expected) {
             return what + " is out of order: loop " + f->name + " moves the index by " +
-                   std::to_string(coefficient[k]) + ", in order needs " + std::to_string(expected);
+                   std::to_string(w.coefficient[k]) + ", in order needs " + std::to_string(expected);
         }
         expected *= extent;
     }
@@ -192,6 +231,24 @@ std::string in_order(const Access &a, int64_t size, const std::string &what) {
         return what + " covers " + std::to_string(expected) + " of " + std::to_string(size) + " elements";
     }
     return "";
+}
+
+// Whether the write and the read visit every element of a buffer of `size` once each, in one
+// and the same order that need not be storage order (a transposed producer and consumer).
+bool same_permutation(const Access &write, const Access &read, int64_t size) {
+    AffineWalk w, r;
+    if (!affine_walk(write, "", w).empty() || !affine_walk(read, "", r).empty()) return false;
+    std::vector<std::pair<int64_t, int64_t>> order = fused_moving_loops(w);
+    if (w.start != 0 || r.start != 0 || order != fused_moving_loops(r)) return false;
+    std::vector<std::pair<int64_t, int64_t>> by_coefficient;
+    for (const auto &l : order) by_coefficient.push_back({l.second, l.first});
+    std::sort(by_coefficient.begin(), by_coefficient.end());
+    int64_t expected = 1;
+    for (const auto &l : by_coefficient) {
+        if (l.first != expected) return false;
+        expected *= l.second;
+    }
+    return expected == size;
 }
 
 // Extents of the moving loops of an in-order access, outermost first (the producer's layout).
@@ -309,16 +366,23 @@ std::string window_walk(const std::vector<const For *> &nest, LineBufferAnalysis
 
 }  // namespace
 
+namespace {
+
+// An intermediate array with one producer and one consumer after it.
+bool one_producer_later_consumer(const Buffer &b) {
+    return b.kind == BufferKind::Intermediate && !b.is_scalar() && b.producers.size() == 1 && b.consumers.size() == 1 &&
+           b.consumers[0] > b.producers[0];
+}
+
+}  // namespace
+
 LineBufferAnalysis analyze_line_buffer(const FilterGraph &g, const Buffer &b) {
     LineBufferAnalysis a;
     auto fail = [&](const std::string &why) {
         a.reason = why;
         return a;
     };
-    if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.producers.size() != 1 || b.consumers.size() != 1 ||
-        b.consumers[0] <= b.producers[0]) {
-        return fail("not one producer and one later consumer");
-    }
+    if (!one_producer_later_consumer(b)) return fail("not one producer and one later consumer");
     FindAccesses in_producer(b.name), in_consumer(b.name);
     g.filters[b.producers[0]].body.accept(&in_producer);
     g.filters[b.consumers[0]].body.accept(&in_consumer);
@@ -385,6 +449,12 @@ StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
     }
     std::string why = in_order(in_producer.stores[0], b.size(), "the write in " + producer.name);
     if (why.empty()) why = in_order(in_consumer.loads[0], b.size(), "the read in " + consumer.name);
+    if (!why.empty() && same_permutation(in_producer.stores[0], in_consumer.loads[0], b.size())) {
+        v.stream = true;
+        v.reason = "written once and read once in the same order, not storage order (" + producer.name + " -> " +
+                   consumer.name + ")";
+        return v;
+    }
     if (!why.empty()) {
         v.reason = why;
         return v;
@@ -426,6 +496,173 @@ StreamVerdict argument_stream_verdict(const FilterGraph &g, const Buffer &b) {
     v.stream = true;
     v.reason = std::string(input ? "read" : "written") + " once in storage order by " + f.name;
     return v;
+}
+
+namespace {
+
+// "" when the producer's store writes the rows of `plan` outermost and each element of a row
+// once inside (then its loops inside the row loop are in `row_loops`); else why not.
+std::string rows_outermost(const Access &store, const WindowBufferPlan &plan, std::vector<RowLoop> &row_loops) {
+    AffineWalk w;
+    std::string why = affine_walk(store, "the write", w);
+    if (!why.empty()) return why;
+    if (w.start != 0) return "the write starts at element " + std::to_string(w.start);
+    std::vector<std::pair<int64_t, int64_t>> moving = moving_loops(w);
+    const int64_t width = plan.width, plane = plan.width * plan.height;
+    if (moving.empty() || moving[0].first != plan.height || moving[0].second != width) {
+        return "the producer does not write rows outermost (its outermost moving loop moves the index by " +
+               std::to_string(moving.empty() ? 0 : moving[0].second) + ", a row is " + std::to_string(width) + ")";
+    }
+    std::vector<std::pair<int64_t, int64_t>> by_coefficient;
+    for (size_t k = 1; k < moving.size(); k++) {
+        row_loops.push_back({moving[k].first, moving[k].second});
+        by_coefficient.push_back({moving[k].second, moving[k].first});
+    }
+    std::sort(by_coefficient.begin(), by_coefficient.end());
+    int64_t expected = 1;
+    for (const auto &l : by_coefficient) {
+        if (l.first == expected) expected *= l.second;
+        else if (expected == width && l.first == plane) expected = plane * l.second;
+        else return "the producer's loops inside its row loop do not write each element of a row once";
+    }
+    if (expected != (plan.channels == 1 ? width : plane * plan.channels)) {
+        return "the producer's loops inside its row loop do not write each element of a row once";
+    }
+    return "";
+}
+
+// "" when every read lies inside one loop with more than one iteration (outside it only loops
+// of one iteration): its position in the reads' loops in `r`. Else why not.
+std::string row_loop_of(const std::vector<Access> &loads, size_t &r) {
+    const std::vector<const For *> &nest = loads[0].loops;
+    for (r = 0; r < nest.size(); r++) {
+        std::optional<int64_t> extent = constant_int(nest[r]->extent);
+        if (!extent || !constant_int(nest[r]->min)) return "loop " + nest[r]->name + " has bounds that are not constant";
+        if (*extent > 1) break;
+    }
+    if (r == nest.size()) return "the reads are not in a loop with more than one iteration";
+    for (const Access &l : loads) {
+        if (l.index.type().lanes() != 1) return "a read is a vector access";
+        if (l.loops.size() <= r || !std::equal(nest.begin(), nest.begin() + r + 1, l.loops.begin())) {
+            return "the reads are not all inside loop " + nest[r]->name;
+        }
+    }
+    return "";
+}
+
+// "" when each read's rows are bounded by constants in every iteration of the row loop `row`;
+// then lo[k] / hi[k] are the rows iteration k reads (within [0, height)). Loops that move the
+// index by whole planes (channels) do not change the row and are fixed at their minimum; the
+// index's bounds over the other inner loops (Halide's interval analysis, per iteration k) must
+// stay within one plane. Else why not.
+std::string rows_read(const std::vector<Access> &loads, size_t row, const WindowBufferPlan &plan,
+                      std::vector<int64_t> &lo, std::vector<int64_t> &hi) {
+    const For *loop = loads[0].loops[row];
+    const int64_t min = *constant_int(loop->min), extent = *constant_int(loop->extent);
+    const int64_t plane = plan.width * plan.height;
+    lo.assign(extent, plan.height - 1);
+    hi.assign(extent, 0);
+    for (const Access &l : loads) {
+        Expr index = l.index;
+        Scope<Interval> scope;
+        for (size_t k = 0; k < l.loops.size(); k++) {
+            const For *f = l.loops[k];
+            std::optional<int64_t> fmin = constant_int(f->min), fextent = constant_int(f->extent);
+            if (!fmin || !fextent) return "loop " + f->name + " has bounds that are not constant";
+            if (k == row) continue;
+            Expr v = Variable::make(Halide::Int(32), f->name);
+            std::optional<int64_t> step = constant_int(simplify(substitute(f->name, v + 1, index) - index));
+            if (k < row || (step && *step % plane == 0)) {
+                index = substitute(f->name, f->min, index);
+            } else {
+                scope.push(f->name, Interval(f->min, simplify(f->min + f->extent - 1)));
+            }
+        }
+        for (int64_t k = 0; k < extent; k++) {
+            Expr at = Halide::Internal::make_const(Halide::Int(32), min + k);
+            Interval bounds = bounds_of_expr_in_scope(simplify(substitute(loop->name, at, index)), scope);
+            std::optional<int64_t> a, b;
+            if (bounds.is_bounded()) {
+                a = constant_int(simplify(bounds.min));
+                b = constant_int(simplify(bounds.max));
+            }
+            if (!a || !b || *a < 0 || *a / plane != *b / plane) {
+                return "the rows iteration " + std::to_string(k) + " of loop " + loop->name +
+                       " reads are not bounded within one plane";
+            }
+            lo[k] = std::min(lo[k], (*a % plane) / plan.width);
+            hi[k] = std::max(hi[k], (*b % plane) / plan.width);
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::vector<RowLoop> permuted_write_order(const FilterGraph &g, const Buffer &b) {
+    if (b.producers.size() != 1) return {};
+    FindAccesses in_producer(b.name);
+    g.filters[b.producers[0]].body.accept(&in_producer);
+    if (in_producer.stores.size() != 1 || !in_producer.loads.empty()) return {};
+    const Access &store = in_producer.stores[0];
+    if (in_order(store, b.size(), "").empty() || !same_permutation(store, store, b.size())) return {};
+    AffineWalk w;
+    affine_walk(store, "", w);
+    std::vector<RowLoop> out;
+    for (const auto &l : moving_loops(w)) out.push_back({l.first, l.second});
+    return out;
+}
+
+WindowBufferAnalysis analyze_window_buffer(const FilterGraph &g, const Buffer &b) {
+    WindowBufferAnalysis a;
+    auto fail = [&](const std::string &why) {
+        a.reason = why;
+        return a;
+    };
+    if (!one_producer_later_consumer(b)) return fail("not one producer and one later consumer");
+    WindowBufferPlan &p = a.plan;
+    if (b.dims.size() < 2 || b.dims[0] < 1 || b.dims[1] < 2 || b.size() % (b.dims[0] * b.dims[1]) != 0) {
+        return fail("the buffer has no rows (its dims are not known constants)");
+    }
+    p.width = b.dims[0];
+    p.height = b.dims[1];
+    p.channels = b.size() / (p.width * p.height);
+    FindAccesses in_producer(b.name), in_consumer(b.name);
+    g.filters[b.producers[0]].body.accept(&in_producer);
+    g.filters[b.consumers[0]].body.accept(&in_consumer);
+    if (in_producer.stores.size() != 1 || !in_producer.loads.empty()) return fail("the producer does not write it once");
+    std::string why = rows_outermost(in_producer.stores[0], p, a.row_loops);
+    if (!why.empty()) return fail(why);
+    const std::vector<Access> &loads = in_consumer.loads;
+    if (loads.empty() || !in_consumer.stores.empty()) return fail("the consumer does not only read it");
+    size_t row = 0;
+    why = row_loop_of(loads, row);
+    std::vector<int64_t> lo, hi;
+    if (why.empty()) why = rows_read(loads, row, p, lo, hi);
+    if (!why.empty()) return fail(why);
+    // F(k): rows read before iteration k may start; a ring holds the rows from lo(k) to F(k).
+    const int64_t n = static_cast<int64_t>(lo.size());
+    std::vector<int64_t> filled(n);
+    for (int64_t k = 0; k < n; k++) filled[k] = std::max(hi[k], k ? filled[k - 1] : 0);
+    p.out_rows = n;
+    p.last_row = filled[0];
+    p.stride = n > 1 ? filled[1] - filled[0] : 0;
+    p.ring_rows = 1;
+    for (int64_t k = 0; k < n; k++) {
+        if (p.rows_before(k) != filled[k] + 1) return fail("the rows read do not advance by a constant stride");
+        p.ring_rows = std::max(p.ring_rows, filled[k] - lo[k] + 1);
+    }
+    // The rows copied in one iteration (and the first ones) fit the ring too.
+    p.ring_rows = std::max({p.ring_rows, p.stride, p.last_row + 1});
+    if (p.ring_rows >= p.height) {
+        return fail("a window of " + std::to_string(p.ring_rows) + " rows is the whole buffer (" +
+                    std::to_string(p.height) + " rows)");
+    }
+    a.row_loop = loads[0].loops[row]->name;
+    a.row_loop_min = *constant_int(loads[0].loops[row]->min);
+    p.consumer = b.consumers[0];
+    a.found = true;
+    return a;
 }
 
 }  // namespace flowhls

@@ -17,7 +17,10 @@ struct StreamVerdict {
 /// unconditional store and exactly one later filter reads it with a single unconditional
 /// load, and each access, as a function of its enclosing loops (constant bounds), has an
 /// affine index equal to the loops' linearized iteration counter — so element i is the i-th
-/// written and the i-th read, every element exactly once. The reason names the loop, the
+/// written and the i-th read, every element exactly once. Also a stream: both accesses affine
+/// with the same loops of more than one iteration (extents and coefficients, outermost first)
+/// that visit every element once in an order that is not storage order (a producer and a
+/// consumer both walking an NCHW map channels innermost). The reason names the loop, the
 /// coefficient or the access that breaks this. Pure analysis.
 StreamVerdict stream_verdict(const FilterGraph &graph, const Buffer &buffer);
 
@@ -59,5 +62,44 @@ struct LineBufferAnalysis {
 /// element (row, col) of a corner that walks the consumer's region in the producer's order.
 /// One read (a shifted, cropped in-order read) is a 1x1 window. Pure analysis.
 LineBufferAnalysis analyze_line_buffer(const FilterGraph &graph, const Buffer &buffer);
+
+/// A loop of the producer's nest inside its row loop, outermost first: the elements of one row
+/// it walks (coefficient of its variable in the write's element index).
+struct RowLoop {
+    int64_t extent = 1, coefficient = 0;
+};
+
+/// Contract: when the buffer's one producer writes it with a single unconditional affine store
+/// that visits every element once but not in storage order (a transposed order: channels
+/// innermost), its loops with more than one iteration, outermost first; else empty. Pure
+/// analysis.
+std::vector<RowLoop> permuted_write_order(const FilterGraph &graph, const Buffer &buffer);
+
+/// How a consumer reads a buffer through a ring of rows (see WindowBufferPlan): the analysis
+/// window-buffers rewrites with.
+struct WindowBufferAnalysis {
+    bool found = false;
+    std::string reason;  ///< why not, when not found
+    WindowBufferPlan plan;
+    /// The producer's moving loops inside its row loop, outermost first.
+    std::vector<RowLoop> row_loops;
+    /// The consumer's row loop (the outermost loop with more than one iteration around its reads).
+    std::string row_loop;
+    int64_t row_loop_min = 0;
+};
+
+/// Contract: the buffer is an intermediate (dims width x height x channels..., innermost first)
+/// with one producer writing it once, unconditionally, rows outermost (its outermost moving
+/// loop walks the rows; the loops inside it walk width x channels of one row, each element
+/// once, in any order) and one later consumer whose reads of it (conditional or not) all lie
+/// inside one row loop with more than one iteration, outside which every loop has one; the rows
+/// iteration k reads (bounds of (index / width) % height over the inner loops) lie in
+/// [lo(k), hi(k)], and the rows read before k may start, F(k) = max over k' <= k of hi(k'), is
+/// min(stride * k + last_row, height - 1). Then a ring of max(F(k) - lo(k) + 1) rows (at least
+/// stride and last_row + 1, so the rows copied in one iteration fit it too), filled
+/// row by row in the producer's order at the start of each iteration, holds every row read: a
+/// prefix-ordered sliding window of the producer's order. Found only when the ring is
+/// smaller than the buffer. Pure analysis.
+WindowBufferAnalysis analyze_window_buffer(const FilterGraph &graph, const Buffer &buffer);
 
 }  // namespace flowhls

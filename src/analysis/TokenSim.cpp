@@ -25,7 +25,27 @@ struct Process {
     // streams accessed when a window is complete.
     const LineBufferPlan *plan = nullptr;
     int line_channel = -1;
+    // A consumer reading channel `line_channel` through a ring of rows: each iteration k of its
+    // row loop first reads the rows up to F(k) (one element per step), then takes
+    // `ring_compute` steps in which it accesses its other streams; the rows no iteration reads
+    // come last.
+    const WindowBufferPlan *ring = nullptr;
+    int64_t ring_compute = 1;
 };
+
+// Steps of the row iterations' computations among the first t steps of a ring consumer.
+int64_t ring_compute_done(const Process &p, int64_t t) {
+    const WindowBufferPlan &w = *p.ring;
+    auto start = [&](int64_t k) { return w.rows_before(k) * w.row_words() + k * p.ring_compute; };
+    int64_t lo = -1, hi = w.out_rows;  // start(lo) <= t < start(hi)
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (start(mid) <= t) lo = mid;
+        else hi = mid;
+    }
+    if (lo < 0) return 0;
+    return lo * p.ring_compute + std::min(p.ring_compute, t - start(lo));
+}
 
 // Accesses of a stream with n elements after t of T steps.
 int64_t accesses(int64_t t, int64_t n, int64_t steps) {
@@ -40,6 +60,12 @@ int64_t steps_within(int64_t allowed, int64_t n, int64_t steps) {
 
 // Accesses of channel `c` (n elements) by process `p` after t of its steps.
 int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
+    if (p.ring) {
+        int64_t done = ring_compute_done(p, t);
+        if (c == p.line_channel) return std::min(n, t - done);
+        int64_t all = std::max<int64_t>(1, p.ring->out_rows * p.ring_compute);
+        return static_cast<int64_t>((static_cast<__int128>(done) * n) / all);
+    }
     if (!p.plan) return accesses(t, n, p.steps);
     if (c == p.line_channel) return std::min(t, n);
     int64_t outputs = std::max<int64_t>(1, p.plan->outputs());
@@ -48,7 +74,7 @@ int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
 
 // The largest step count t of process `p` whose accesses of channel `c` stay within `allowed`.
 int64_t within(const Process &p, int c, int64_t n, int64_t allowed) {
-    if (!p.plan) return steps_within(allowed, n, p.steps);
+    if (!p.plan && !p.ring) return steps_within(allowed, n, p.steps);
     if (count_at(p, c, n, p.steps) <= allowed) return p.steps;
     int64_t lo = 0, hi = p.steps;  // count_at(lo) <= allowed < count_at(hi)
     while (hi - lo > 1) {
@@ -128,6 +154,22 @@ private:
             p.plan = &plan;
             p.line_channel = static_cast<int>(i);
             p.steps = channels_[i].count;
+        }
+        for (size_t i = 0; i < channels_.size(); i++) {
+            const WindowBufferPlan &ring = channels_[i].buffer->window_buffer;
+            if (channels_[i].buffer->channel != ChannelKind::WindowBufferedStream || ring.consumer != channels_[i].consumer) {
+                continue;
+            }
+            Process &p = procs_[channels_[i].consumer];
+            if (p.plan) continue;  // one buffered channel per process is modelled
+            p.ring = &ring;
+            p.line_channel = static_cast<int>(i);
+            // A row iteration's steps: its share of the largest other stream.
+            int64_t rows = std::max<int64_t>(1, ring.out_rows), other = 1;
+            for (int c : p.stream_in) other = c == p.line_channel ? other : std::max(other, channels_[c].count);
+            for (int c : p.stream_out) other = std::max(other, channels_[c].count);
+            p.ring_compute = std::max<int64_t>(1, (other + rows - 1) / rows);
+            p.steps = channels_[i].count + rows * p.ring_compute;
         }
     }
 

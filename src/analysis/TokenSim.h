@@ -30,7 +30,10 @@ struct TokenSimResult {
 /// buffer's stream_depth), and completes its buffer outputs when it finishes. A consumer that
 /// reads a stream through a line buffer (Buffer::line_buffer) takes one element of it per
 /// iteration and accesses its other streams only when a window is complete, so the latency
-/// of its line buffer is modelled exactly. Reports
+/// of its line buffer is modelled exactly. A consumer reading a stream through a ring of rows
+/// (Buffer::window_buffer) reads, for each iteration k of its row loop, the rows up to F(k)
+/// one element per step and then accesses its other streams for a row's share of steps; the
+/// unread rows come last. Reports
 /// deadlock when no filter can move before all are done. Pure analysis.
 TokenSimResult simulate_tokens(const FilterGraph &graph, const std::map<std::string, int64_t> &depths = {});
 

@@ -306,7 +306,8 @@ void summarize(const FilterGraph &graph, const ProjectEstimates &estimates, cons
         if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
         result.intermediate_words += b.size();
         if (b.is_stream()) {
-            result.channel_words += b.stream_depth + (b.channel == ChannelKind::LineBufferedStream ? b.line_buffer_words : 0);
+            result.channel_words += b.stream_depth + (b.channel == ChannelKind::LineBufferedStream ? b.line_buffer_words : 0) +
+                                   (b.channel == ChannelKind::WindowBufferedStream ? b.window_buffer.words() : 0);
         }
         else result.channel_words += b.size();
         if (b.line_buffer_words > 0) {

@@ -20,6 +20,7 @@ const char *channel_kind_name(ChannelKind kind) {
     case ChannelKind::Scalar: return "scalar";
     case ChannelKind::Stream: return "stream";
     case ChannelKind::LineBufferedStream: return "line-buffered stream";
+    case ChannelKind::WindowBufferedStream: return "window-buffered stream";
     }
     return "?";
 }
@@ -39,6 +40,8 @@ int64_t Buffer::size() const {
     for (int64_t e : shape) n *= e;
     return n;
 }
+
+int64_t WindowBufferPlan::rows_before(int64_t k) const { return std::min(stride * k + last_row, height - 1) + 1; }
 
 int64_t LineBufferPlan::outputs_within(int64_t steps) const {
     auto clamp = [](int64_t v, int64_t hi) { return std::max<int64_t>(0, std::min(v, hi)); };

@@ -47,8 +47,8 @@ struct ArrayPartition {
 /// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice
 /// (extraction and apply-directives for kernel arguments and ROMs, trivial-buffers for
 /// scalars, check-dataflow for arrays vs ping-pong buffers, detect-streams for FIFOs,
-/// line-buffers for line-buffered FIFOs) and read by the estimator, the emitters and the
-/// reports.
+/// line-buffers for line-buffered FIFOs, window-buffers for window-buffered FIFOs) and read by
+/// the estimator, the emitters and the reports.
 enum class ChannelKind {
     OffChip,             ///< kernel argument in external memory, through an m_axi port
     Port,                ///< kernel argument through an on-chip port the caller drives (bram, axis)
@@ -58,15 +58,17 @@ enum class ChannelKind {
     Scalar,              ///< one-element intermediate passed by value (or returned)
     Stream,              ///< FIFO (hls::stream)
     LineBufferedStream,  ///< FIFO its consumer reads through line buffers and a window
+    WindowBufferedStream,  ///< FIFO its consumer copies into a ring of rows it reads at random
 };
 
 /// Name of a channel kind ("off-chip", "port", "rom", "array", "ping-pong", "scalar",
-/// "stream", "line-buffered stream").
+/// "stream", "line-buffered stream", "window-buffered stream").
 const char *channel_kind_name(ChannelKind kind);
 
-/// Whether the kind is a FIFO (with or without a line buffer at its consumer).
+/// Whether the kind is a FIFO (with or without a line or window buffer at its consumer).
 inline bool is_stream(ChannelKind kind) {
-    return kind == ChannelKind::Stream || kind == ChannelKind::LineBufferedStream;
+    return kind == ChannelKind::Stream || kind == ChannelKind::LineBufferedStream ||
+           kind == ChannelKind::WindowBufferedStream;
 }
 
 /// How the user asked a buffer to be implemented (HlsSchedule::stream / ping_pong).
@@ -106,6 +108,30 @@ struct LineBufferPlan {
     int64_t outputs() const { return out_planes * out_rows * out_cols; }
     /// Words of storage: rows - 1 lines and the window registers.
     int64_t words() const { return (rows - 1) * width + rows * cols; }
+};
+
+/// A consumer that reads a buffer through a window (ring) buffer of rows: the producer writes
+/// the buffer row by row (`height` rows, each `row_words` = width x channels elements, in the
+/// producer's order within a row); at the start of iteration k of its row loop (`out_rows`
+/// iterations) the consumer copies the rows up to min(stride * k + last_row, height - 1) from
+/// the FIFO into a ring of `ring_rows` rows (local `ring`, ring_rows x width x channels
+/// words), which holds every row iteration k reads; rows no iteration reads are copied after
+/// the loop. Set by window-buffers (the buffer's channel is then
+/// ChannelKind::WindowBufferedStream), read by the token simulation and the reports.
+struct WindowBufferPlan {
+    int64_t height = 1, width = 1, channels = 1;
+    int64_t ring_rows = 0;
+    int64_t out_rows = 1, stride = 0, last_row = 0;
+    /// Filter (index) that reads through the ring, and its ring local.
+    int consumer = -1;
+    std::string ring;
+
+    /// Elements of one row.
+    int64_t row_words() const { return width * channels; }
+    /// Rows read from the FIFO once iteration k of the row loop may start.
+    int64_t rows_before(int64_t k) const;
+    /// Words of the ring.
+    int64_t words() const { return ring_rows * width * channels; }
 };
 
 /// Role of a buffer in the kernel.
@@ -160,6 +186,8 @@ struct Buffer {
     ArgInterface interface;
     /// The consumer reads it through a line buffer (set by line-buffers).
     LineBufferPlan line_buffer;
+    /// The consumer reads it through a ring of rows (set by window-buffers).
+    WindowBufferPlan window_buffer;
 
     /// Number of elements.
     int64_t size() const;

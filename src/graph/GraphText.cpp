@@ -106,6 +106,12 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
            << " consumer " << filter_names(g, {p.consumer}) << " lines " << name_text(p.lines) << " window "
            << name_text(p.window) << "\n";
     }
+    const WindowBufferPlan &w = b.window_buffer;
+    if (w.consumer >= 0) {
+        os << "    window buffer: height " << w.height << " width " << w.width << " channels " << w.channels << " ring "
+           << w.ring_rows << " outputs " << w.out_rows << " stride " << w.stride << " last " << w.last_row
+           << " consumer " << filter_names(g, {w.consumer}) << " ring " << name_text(w.ring) << "\n";
+    }
 }
 
 void print_filter(const Filter &f, std::ostream &os) {
@@ -333,6 +339,7 @@ private:
     // line-buffer consumers), with their lines; resolved at the end.
     std::vector<std::pair<std::vector<std::string>, int>> pending_lists;
     std::vector<std::pair<size_t, std::pair<std::string, int>>> consumer_names;
+    std::vector<std::pair<size_t, std::pair<std::string, int>>> ring_consumer_names;
     std::vector<std::string> calls;
     int calls_line = 0;
 
@@ -391,7 +398,7 @@ private:
     }
     static ChannelKind channel_kind(LineReader &r) {
         // Longest names first ("stream" is a suffix of "line-buffered stream").
-        for (ChannelKind k : {ChannelKind::LineBufferedStream, ChannelKind::OffChip, ChannelKind::Port, ChannelKind::Rom,
+        for (ChannelKind k : {ChannelKind::LineBufferedStream, ChannelKind::WindowBufferedStream, ChannelKind::OffChip, ChannelKind::Port, ChannelKind::Rom,
                               ChannelKind::Array, ChannelKind::PingPong, ChannelKind::Scalar, ChannelKind::Stream}) {
             if (r.accept(channel_kind_name(k))) return k;
         }
@@ -485,6 +492,19 @@ private:
                 p.lines = a.name();
                 a.expect("window");
                 p.window = a.name();
+            } else if (a.accept("window buffer:")) {
+                WindowBufferPlan &w = b.window_buffer;
+                const std::pair<const char *, int64_t *> numbers[] = {
+                    {"height", &w.height}, {"width", &w.width},     {"channels", &w.channels}, {"ring", &w.ring_rows},
+                    {"outputs", &w.out_rows}, {"stride", &w.stride}, {"last", &w.last_row}};
+                for (const auto &n : numbers) {
+                    a.expect(n.first);
+                    *n.second = a.integer();
+                }
+                a.expect("consumer");
+                ring_consumer_names.push_back({g.buffers.size(), {a.name(), lines[k].number}});
+                a.expect("ring");
+                w.ring = a.name();
             } else {
                 return false;
             }
@@ -642,6 +662,9 @@ private:
             }
         }
         for (const auto &c : consumer_names) g.buffers[c.first].line_buffer.consumer = filter_id(c.second.first, c.second.second);
+        for (const auto &c : ring_consumer_names) {
+            g.buffers[c.first].window_buffer.consumer = filter_id(c.second.first, c.second.second);
+        }
         if (calls.size() != g.filters.size()) {
             throw Error(source + ":" + std::to_string(calls_line) + ": main calls " + std::to_string(calls.size()) +
                         " filter(s) but the graph has " + std::to_string(g.filters.size()));

@@ -317,6 +317,27 @@ void check_buffers(const FilterGraph &g, const VerifyOptions &o, std::vector<std
                 if (!(lb.window.empty() && lb.rows * lb.cols == 1) && !has_local(lb.window)) p.push_back(where + "window '" + lb.window + "' is not a local of " + f.name);
             }
         }
+        const WindowBufferPlan &wb = b.window_buffer;
+        if ((b.channel == ChannelKind::WindowBufferedStream) != (wb.consumer >= 0)) {
+            p.push_back(where + "a window buffer plan only belongs to a window-buffered stream");
+        } else if (wb.consumer >= 0) {
+            if (wb.consumer >= static_cast<int>(g.filters.size()) ||
+                std::find(b.consumers.begin(), b.consumers.end(), wb.consumer) == b.consumers.end()) {
+                p.push_back(where + "a window buffer whose consumer does not read the buffer");
+            } else {
+                const Filter &f = g.filters[wb.consumer];
+                auto ring = std::find_if(f.locals.begin(), f.locals.end(), [&](const LocalBuffer &l) { return l.name == wb.ring; });
+                if (ring == f.locals.end()) {
+                    p.push_back(where + "ring '" + wb.ring + "' is not a local of " + f.name);
+                } else if (ring->size != wb.words()) {
+                    p.push_back(where + "ring '" + wb.ring + "' has " + std::to_string(ring->size) + " words, the plan " +
+                                std::to_string(wb.words()));
+                }
+            }
+            if (wb.height * wb.row_words() != b.size() || wb.ring_rows < 1 || wb.ring_rows > wb.height) {
+                p.push_back(where + "a window buffer whose rows do not tile the buffer");
+            }
+        }
     }
     // Inputs first, then outputs.
     bool output_seen = false;

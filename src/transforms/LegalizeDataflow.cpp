@@ -1,5 +1,6 @@
 // legalize_dataflow: fork and copy filters, merged producers (HIDA optimization 1).
 #include "transforms/LegalizeDataflow.h"
+#include "analysis/StreamOrder.h"
 #include "support/Names.h"
 
 #include <set>
@@ -52,10 +53,11 @@ Buffer intermediate_like(const Buffer &b, const std::string &name) {
     return out;
 }
 
-// A filter that reads `source` once in order and writes every buffer of `targets`; its ONNX
-// origin names the value filter `producer` (-1: none) holds, not traced (a copy of it).
+// A filter that reads `source` once in order (storage order, or the loops `order` walk: its
+// producer's transposed order) and writes every buffer of `targets`; its ONNX origin names the
+// value filter `producer` (-1: none) holds, not traced (a copy of it).
 Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &source,
-                   const std::vector<std::string> &targets, int producer) {
+                   const std::vector<std::string> &targets, int producer, const std::vector<RowLoop> &order = {}) {
     Filter f;
     f.name = name;
     if (producer >= 0 && !g.filters[producer].onnx.values.empty()) {
@@ -73,7 +75,21 @@ Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &
     Expr load = Load::make(source.type, source.name, index, Halide::Buffer<>(), Halide::Internal::Parameter(),
                            const_true(), ModulusRemainder());
     Stmt body = LetStmt::make(v, load, stores);
-    f.body = For::make(i, 0, static_cast<int>(source.size()), ForType::Serial, Halide::DeviceAPI::None, body);
+    if (order.empty()) {
+        f.body = For::make(i, 0, static_cast<int>(source.size()), ForType::Serial, Halide::DeviceAPI::None, body);
+        return f;
+    }
+    // The producer's order: loops i_0 (outermost), i_1, ... and the index they walk.
+    Expr walk = Expr(0);
+    for (size_t k = 0; k < order.size(); k++) {
+        walk = walk + Variable::make(Halide::Int(32), i + "_" + std::to_string(k)) * static_cast<int>(order[k].coefficient);
+    }
+    body = LetStmt::make(i, simplify(walk), body);
+    for (size_t k = order.size(); k-- > 0;) {
+        body = For::make(i + "_" + std::to_string(k), 0, static_cast<int>(order[k].extent), ForType::Serial,
+                         Halide::DeviceAPI::None, body);
+    }
+    f.body = body;
     return f;
 }
 
@@ -143,15 +159,19 @@ bool fork_shared_buffers(FilterGraph &g) {
         if (readers.size() < 2) continue;
         if (!b.producers.empty() && !g.filters[b.producers[0]].returns.empty()) continue;
         std::string fork_name = fresh(g, b.name + "_fork");
+        // A producer writing in a transposed order is forked in that order (its copies keep the
+        // storage's dims, so window-buffers sees their rows).
+        std::vector<RowLoop> order = b.kind == BufferKind::Intermediate ? permuted_write_order(g, b) : std::vector<RowLoop>{};
         std::vector<std::string> copies;
         for (size_t k = 0; k < readers.size(); k++) {
             std::string copy = fresh(g, b.name + "_to_" + g.filters[readers[k]].name);
             g.buffers.push_back(intermediate_like(b, copy));
+            if (!order.empty()) g.buffers.back().dims = b.dims;
             Filter &reader = g.filters[readers[k]];
             reader.body = RenameBuffer(b.name, copy, false).mutate(reader.body);
             copies.push_back(copy);
         }
-        Filter fork = copy_filter(g, fork_name, b, copies, b.producers.empty() ? -1 : b.producers[0]);
+        Filter fork = copy_filter(g, fork_name, b, copies, b.producers.empty() ? -1 : b.producers[0], order);
         int at = b.producers.empty() ? 0 : b.producers[0] + 1;
         g.filters.insert(g.filters.begin() + at, fork);
         recompute_edges(g);

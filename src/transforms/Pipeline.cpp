@@ -23,6 +23,7 @@
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/LineBuffers.h"
+#include "transforms/WindowBuffers.h"
 #include "transforms/PlaceWeights.h"
 #include "transforms/ScalarReplacement.h"
 #include "transforms/ThreeAddress.h"
@@ -76,6 +77,11 @@ const std::vector<PassEntry> &passes() {
         {{"dead-code", "after line-buffers changed the graph: the reads it replaced", true},
          on_graph(dead_code),
          "line-buffers"},
+        {{"window-buffers", "row-window consumers of maps written rows outermost read a FIFO through a ring of rows"},
+         [](FilterGraph &g, const PipelineOptions &o) { return window_buffers(g, o.fifo_channels); }},
+        {{"dead-code", "after window-buffers changed the graph: the index computations it replaced", true},
+         on_graph(dead_code),
+         "window-buffers"},
         {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
          on_graph(infer_directives)},
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},

@@ -58,7 +58,7 @@ TEST(StreamOrder, StencilWindowIsNotAStream) {
     FilterGraph g = prepared(test::small_program());  // scaled reads blur once per point: a stream
     EXPECT_TRUE(g.buffer("blur").is_stream()) << g.buffer("blur").channel_reason;
     HalideProgram p = build_example("gaussian", "root");
-    FilterGraph gauss = prepared(p, true, {"line-buffers"});  // (line buffers make them streams)
+    FilterGraph gauss = prepared(p, true, {"line-buffers", "window-buffers"});  // (both make them streams)
     bool window = false;
     for (const Buffer &b : gauss.buffers) {
         if (b.kind != BufferKind::Intermediate || b.is_scalar()) continue;
