@@ -98,6 +98,10 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
     return 0;
 }
 
+void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
+                    const std::string &acc_key, int acc_stage, const std::string &at,
+                    const std::vector<GraphLoop> &loops);
+
 // The knobs of filter `filter` whose loops are `loops`.
 // `funcs` is keyed by base name (functions_by_base_name), as are filters and `loops`.
 NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -169,6 +173,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         outside.unroll_keys = {acc_key};
         if (acc_name != filter) outside.unroll_keys.push_back(n.key);
         outside.factors = unroll_factors(trip);
+        if (legal && acc_name != filter) {
+            add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
+        }
         if (legal && trip > 1) n.orders.push_back(outside);
         return n;
     }
@@ -242,6 +249,50 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
         }
         return;
     }
+}
+
+// The output-channel jam of order `o` of the filter Func `f` (key `key`, one pure stage)
+// whose accumulation is the helper `acc` (key `acc_key`, update stage `acc_stage`) computed at
+// f's loop `at`: the nearest loop of f outside `at` (a Conv's `co`), when the helper's stage
+// has a pure loop of that name, its trip count has divisors in (1, kMaxUnroll] and the names
+// `VARo`, `VARi` are free in f. The filter's loop is split and its point loop moved innermost,
+// so the helper (computed at `at`, now inside the block loop) covers one block of the loop;
+// the helper's own loop of that name is moved innermost and both are unrolled completely.
+void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
+                    const std::string &acc_key, int acc_stage, const std::string &at,
+                    const std::vector<GraphLoop> &loops) {
+    if (!f.updates().empty()) return;
+    std::vector<Dim> dims = stage_dims(f, 0);
+    std::vector<std::string> names = reordered(dims, nullptr);
+    auto at_it = std::find(names.begin(), names.end(), at);
+    if (at_it == names.end() || at_it + 1 == names.end()) return;
+    size_t i = static_cast<size_t>(at_it - names.begin()) + 1;
+    const std::string var = names[i];
+    const LoopTransform *reorder = nullptr;
+    for (const LoopTransform &t : o.transforms) {
+        if (t.kind == LoopTransform::Kind::Reorder && t.func == acc_key && t.stage == acc_stage) reorder = &t;
+    }
+    std::vector<Dim> acc_dims = stage_dims(acc, acc_stage);
+    auto a = std::find_if(acc_dims.begin(), acc_dims.end(), [&](const Dim &x) { return loop_var(x.var) == var; });
+    if (dims[i].is_rvar() || a == acc_dims.end() || a->is_rvar()) return;
+    std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), 0, dims[i].var));
+    std::string outer = var + "o", inner = var + "i";
+    if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
+    o.jam_key = key;
+    o.jam_stage = 0;
+    o.jam_loop = var;
+    o.jam_outer = outer;
+    o.jam_inner = inner;
+    names[i] = outer;
+    o.jam_order = {inner};
+    o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    o.jam_helper_key = acc_key;
+    o.jam_helper_stage = acc_stage;
+    o.jam_helper_order = {var};
+    for (const std::string &v : reordered(acc_dims, reorder)) {
+        if (v != var) o.jam_helper_order.push_back(v);
+    }
+    o.jams = jams;
 }
 
 // The loop variable an index expression is, "" when it is not a plain variable.
@@ -365,6 +416,20 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     d.value = 0;  // completely
     d.origin = split.origin;
     s.add(d);
+    if (o.jam_helper_key.empty()) return;
+    // The helper, computed per block: its loop of the jammed variable innermost, unrolled.
+    LoopTransform helper;
+    helper.kind = LoopTransform::Kind::Reorder;
+    helper.func = o.jam_helper_key;
+    helper.stage = o.jam_helper_stage;
+    helper.loops = o.jam_helper_order;
+    helper.origin = "dse: " + o.jam_helper_key;
+    s.add(helper);
+    Directive hd = d;
+    hd.target = o.jam_helper_key;
+    hd.loop = o.jam_loop;
+    hd.origin = helper.origin;
+    s.add(hd);
 }
 
 }  // namespace
