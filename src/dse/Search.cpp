@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -34,6 +35,7 @@ public:
         add(outside, "reduction outside");
         balanced();
         jam_series();
+        mixed_series();
         neighbourhood();
         mark_front_and_choice();
         return std::move(result_);
@@ -121,7 +123,9 @@ private:
         for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
             PointChoices c = target_point(target, false, maxed);
-            if (add(c, "balanced") && result_.points.back().ok) {
+            bool added = add(c, "balanced");
+            by_target_.emplace(target, std::make_pair(-1, -1)).first->second.first = find(c);
+            if (added && result_.points.back().ok) {
                 const EvaluatedPoint &p = result_.points.back();
                 // Smaller targets only take more DSPs once the budget is exceeded, or once the
                 // interval stops improving (the slowest filter is at its largest factor).
@@ -132,6 +136,8 @@ private:
         }
     }
 
+    // Per target, the balanced and the jam point evaluated for it (-1: none).
+    std::map<int64_t, std::pair<int, int>, std::greater<int64_t>> by_target_;
     std::vector<int> order_;       // per node, its faster order (balanced())
     std::vector<int64_t> work_;    // per node, its latency in that order without unrolls
     int64_t slowest_ = 0;          // the largest of work_
@@ -233,6 +239,7 @@ private:
             PointChoices c = target_point(target, true, maxed);
             add(c, "jam");
             int p = find(c);
+            jam_at(target, p);
             if (p < 0 || !result_.points[p].ok) break;
             if (!result_.points[p].fits) {
                 over = target;
@@ -248,8 +255,34 @@ private:
             PointChoices c = target_point(mid, true, maxed);
             add(c, "jam");
             int p = find(c);
+            jam_at(mid, p);
             if (p < 0 || !result_.points[p].ok) return;
             (result_.points[p].fits ? fit : over) = mid;
+        }
+    }
+
+    void jam_at(int64_t target, int p) {
+        auto it = by_target_.emplace(target, std::make_pair(-1, -1)).first;
+        it->second.second = p;
+    }
+
+    // Per-filter mixes ("mix"): for each target with both a balanced and a jam point that
+    // compiled, every node takes the choice of the one where its filter was faster. Which
+    // parallelism pays depends on where a filter's operands live: a jam needs one weight read
+    // per output channel per cycle (bounded by the ports of weights read through m_axi), an
+    // unroll of the pixel loop one input read per pixel (bounded by a kernel input's port).
+    void mixed_series() {
+        for (const auto &t : by_target_) {
+            int b = t.second.first, j = t.second.second;
+            if (full()) return;
+            if (b < 0 || j < 0 || !result_.points[b].ok || !result_.points[j].ok) continue;
+            PointChoices c = result_.points[j].choices;
+            for (size_t i = 0; i < space_.nodes.size(); i++) {
+                const std::string &f = space_.nodes[i].filter;
+                int64_t lb = latency(static_cast<size_t>(b), f), lj = latency(static_cast<size_t>(j), f);
+                if (lb > 0 && lb < lj) c[i] = result_.points[b].choices[i];
+            }
+            add(c, "mix");
         }
     }
 

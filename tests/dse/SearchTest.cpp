@@ -326,6 +326,67 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
     EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 55);
 }
 
+// The per-filter mix of the balanced and the jam points: f0 gains only from a jam (an unroll
+// multiplies its reads of a kernel input's one port, as for LeNet-5's conv1), f1 only from an
+// unroll (a jam multiplies its weight reads through m_axi, as for ResNet-18's layer4): the
+// balanced series leaves f0 slow, the jam series f1; the mix reaches an interval neither did.
+TEST(Search, MixTakesEachFiltersFasterParallelism) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "default";
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1, 2, 4, 8};
+        o.jam_key = n.key;
+        o.jam_loop = "y";
+        o.jam_outer = "yo";
+        o.jam_inner = "yi";
+        o.jam_stage = 1;
+        o.jam_order = {"yi", "x", "yo"};
+        o.jams = {1, 2, 4, 8};
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 2; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1, j = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == name && d.loop == "x") u = d.value;
+            }
+            for (const LoopTransform &t : schedule.transforms()) {
+                if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
+            }
+            FilterEstimate f;
+            f.name = name;
+            f.latency = 64000 / (i == 0 ? j : u);
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += 5 * u * j;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(3, 2000);
+    o.max_points = 12;
+    SearchResult r = explore(s, model, o);
+    int64_t best_balanced = 0, best_jam = 0, best_mix = 0;
+    for (const EvaluatedPoint &p : r.points) {
+        int64_t &best = p.origin == "balanced" ? best_balanced : p.origin == "jam" ? best_jam : best_mix;
+        if (p.origin == "balanced" || p.origin == "jam" || p.origin == "mix") {
+            best = best == 0 ? p.interval : std::min(best, p.interval);
+        }
+    }
+    ASSERT_GT(best_mix, 0) << pareto_csv(s, r);
+    EXPECT_LT(best_mix, std::min(best_balanced, best_jam)) << pareto_csv(s, r);
+    ASSERT_GE(r.chosen, 0);
+    EXPECT_EQ(r.points[r.chosen].choices[1].jam, 0) << pareto_csv(s, r);
+}
+
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
 // over its unroll factor (x4 in the default order: the recurrence), 5 DSP per unit of unroll.
 DesignSpace toy_space() {
