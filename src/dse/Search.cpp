@@ -264,7 +264,7 @@ private:
     }
 
     // Whether the parallelism of kind `jam` (jams, or unrolls without a jam) paid on node `i`
-    // at some evaluated point that gave it some: its latency fell, by at least half the
+    // at some evaluated point that gave it some: its latency fell, by at least 3/4 of the
     // parallelism, against its latency without (work_). -1: no point gave it any.
     int pays(size_t i, bool jam) const {
         int verdict = -1;
@@ -272,7 +272,7 @@ private:
             const Choice &c = result_.points[p].choices[i];
             int64_t par = total_unroll(space_.nodes[i], c), l = latency(p, space_.nodes[i].filter);
             if (!result_.points[p].ok || c.order != order_[i] || par <= 1 || (c.jam > 0) != jam || l <= 0) continue;
-            bool paid = l < work_[i] && 2 * work_[i] >= par * l;
+            bool paid = l < work_[i] && 4 * work_[i] >= 3 * par * l;
             verdict = std::max(verdict, paid ? 1 : 0);
         }
         return verdict;
