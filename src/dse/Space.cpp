@@ -217,6 +217,26 @@ bool has_loop(const Function &f, const std::string &var) {
     return false;
 }
 
+// Sets the jam of `o`: loop `names[i]` (trip `trip`) of stage `stage` of `f` (key `key`,
+// loops `names` innermost first) split into `VARo`, `VARi`, the point loop innermost; false
+// (and `o` unchanged) when the trip has no divisor in (1, kMaxUnroll] or a name is taken.
+bool set_jam(OrderOption &o, const Function &f, const std::string &key, int stage, std::vector<std::string> names,
+             size_t i, int64_t trip) {
+    std::vector<int64_t> jams = unroll_factors(trip);
+    std::string outer = names[i] + "o", inner = names[i] + "i";
+    if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return false;
+    o.jam_key = key;
+    o.jam_stage = stage;
+    o.jam_loop = names[i];
+    o.jam_outer = outer;
+    o.jam_inner = inner;
+    names[i] = outer;
+    o.jam_order = {inner};
+    o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    o.jams = jams;
+    return true;
+}
+
 // The unroll-and-jam knob of order `o` of filter Func `f` (loops `loops`), when it has one.
 void add_jam(OrderOption &o, const Function &f, const std::string &key, const std::vector<GraphLoop> &loops) {
     if (o.unroll_keys != std::vector<std::string>{key}) return;
@@ -233,18 +253,7 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
             auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
             if (d == dims.end() || d->is_rvar()) continue;
             // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
-            std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), s, d->var));
-            std::string outer = names[i] + "o", inner = names[i] + "i";
-            if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
-            o.jam_key = key;
-            o.jam_stage = s;
-            o.jam_loop = names[i];
-            o.jam_outer = outer;
-            o.jam_inner = inner;
-            names[i] = outer;
-            o.jam_order = {inner};
-            o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
-            o.jams = jams;
+            set_jam(o, f, key, s, names, i, trip_of(loops, halide_base_name(f.name()), s, d->var));
             return;
         }
         return;
@@ -275,24 +284,13 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     std::vector<Dim> acc_dims = stage_dims(acc, acc_stage);
     auto a = std::find_if(acc_dims.begin(), acc_dims.end(), [&](const Dim &x) { return loop_var(x.var) == var; });
     if (dims[i].is_rvar() || a == acc_dims.end() || a->is_rvar()) return;
-    std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), 0, dims[i].var));
-    std::string outer = var + "o", inner = var + "i";
-    if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
-    o.jam_key = key;
-    o.jam_stage = 0;
-    o.jam_loop = var;
-    o.jam_outer = outer;
-    o.jam_inner = inner;
-    names[i] = outer;
-    o.jam_order = {inner};
-    o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    if (!set_jam(o, f, key, 0, names, i, trip_of(loops, halide_base_name(f.name()), 0, dims[i].var))) return;
     o.jam_helper_key = acc_key;
     o.jam_helper_stage = acc_stage;
     o.jam_helper_order = {var};
     for (const std::string &v : reordered(acc_dims, reorder)) {
         if (v != var) o.jam_helper_order.push_back(v);
     }
-    o.jams = jams;
 }
 
 // The loop variable an index expression is, "" when it is not a plain variable.
