@@ -291,6 +291,11 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     for (const std::string &v : reordered(acc_dims, reorder)) {
         if (v != var) o.jam_helper_order.push_back(v);
     }
+    o.jam_helper_init_order = {var};
+    for (const std::string &v : reordered(stage_dims(acc, 0), nullptr)) {
+        if (v != var) o.jam_helper_init_order.push_back(v);
+    }
+    if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
 // The loop variable an index expression is, "" when it is not a plain variable.
@@ -423,6 +428,11 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     helper.loops = o.jam_helper_order;
     helper.origin = "dse: " + o.jam_helper_key;
     s.add(helper);
+    if (!o.jam_helper_init_order.empty()) {
+        helper.stage = 0;
+        helper.loops = o.jam_helper_init_order;
+        s.add(helper);
+    }
     Directive hd = d;
     hd.target = o.jam_helper_key;
     hd.loop = o.jam_loop;

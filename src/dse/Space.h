@@ -41,6 +41,9 @@ struct OrderOption {
     std::string jam_helper_key;
     int jam_helper_stage = 0;
     std::vector<std::string> jam_helper_order;
+    /// The helper's initialization (stage 0) with the same loop innermost, so that it also
+    /// writes the block's channels in one pipelined iteration.
+    std::vector<std::string> jam_helper_init_order;
 };
 
 /// The knobs of one filter.
