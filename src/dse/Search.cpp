@@ -35,6 +35,7 @@ public:
         add(outside, "reduction outside");
         balanced();
         jam_series();
+        mixed_series();
         neighbourhood();
         mark_front_and_choice();
         return std::move(result_);
@@ -174,6 +175,11 @@ private:
     // `target`, its factors dividing or multiples of those of the connected nodes fixed before
     // it; among equal parallelism the deeper jam. `maxed`: every node at its largest.
     PointChoices target_point(int64_t target, bool jam, bool &maxed) const {
+        return target_point(target, std::vector<Mode>(space_.nodes.size(), jam ? Mode::Both : Mode::NoJam), maxed);
+    }
+    // Per node, the parallelism a series gives it: unroll and jam, unroll only, jam only.
+    enum class Mode { Both, NoJam, NoUnroll };
+    PointChoices target_point(int64_t target, const std::vector<Mode> &mode, bool &maxed) const {
         PointChoices c(space_.nodes.size());
         std::vector<bool> fixed(space_.nodes.size(), false);
         maxed = true;
@@ -183,8 +189,9 @@ private:
             Choice best;
             best.order = order_[i];
             int64_t best_p = 0, best_j = 0, largest = 0;
-            size_t jams = jam && !o.jams.empty() ? o.jams.size() : 1;
-            for (size_t u = 0; u < o.factors.size(); u++) {
+            size_t jams = mode[i] != Mode::NoJam && !o.jams.empty() ? o.jams.size() : 1;
+            size_t unrolls = mode[i] == Mode::NoUnroll && jams > 1 ? 1 : o.factors.size();
+            for (size_t u = 0; u < unrolls; u++) {
                 for (size_t j = 0; j < jams; j++) {
                     int64_t uf = o.factors[u], jf = o.jams.empty() ? 1 : o.jams[j], p = uf * jf;
                     if (p > kMaxUnroll) continue;
@@ -224,15 +231,18 @@ private:
     // Unroll-and-jam points: targets W/2, W/4, ... (as balanced(), with jams) until a point
     // exceeds the DSP budget, then bisection of the target between the last point that fitted
     // and the first that did not (at most 6 steps), so the jams fill the budget.
-    void jam_series() {
+    void jam_series() { jam_series(std::vector<Mode>(space_.nodes.size(), Mode::Both), "jam"); }
+    void jam_series(const std::vector<Mode> &allow, const std::string &origin) {
         bool any = false;
-        for (size_t i = 0; i < order_.size(); i++) any = any || space_.nodes[i].orders[order_[i]].jams.size() > 1;
+        for (size_t i = 0; i < order_.size(); i++) {
+            any = any || (allow[i] != Mode::NoJam && space_.nodes[i].orders[order_[i]].jams.size() > 1);
+        }
         if (!any || order_.empty()) return;
         int64_t fit = 0, over = 0, last_interval = 0;
         for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
-            PointChoices c = target_point(target, true, maxed);
-            add(c, "jam");
+            PointChoices c = target_point(target, allow, maxed);
+            add(c, origin);
             int p = find(c);
             if (p < 0 || !result_.points[p].ok) break;
             if (!result_.points[p].fits) {
@@ -246,12 +256,44 @@ private:
         for (int step = 0; step < 6 && fit > over + 1 && over > 0 && !full(); step++) {
             int64_t mid = over + (fit - over) / 2;
             bool maxed = true;
-            PointChoices c = target_point(mid, true, maxed);
-            add(c, "jam");
+            PointChoices c = target_point(mid, allow, maxed);
+            add(c, origin);
             int p = find(c);
             if (p < 0 || !result_.points[p].ok) return;
             (result_.points[p].fits ? fit : over) = mid;
         }
+    }
+
+    // Whether the parallelism of kind `jam` (jams, or unrolls without a jam) paid on node `i`
+    // at some evaluated point that gave it some: its latency fell, by at least 3/4 of the
+    // parallelism, against its latency without (work_). -1: no point gave it any.
+    int pays(size_t i, bool jam) const {
+        int verdict = -1;
+        for (size_t p = 0; p < result_.points.size(); p++) {
+            const Choice &c = result_.points[p].choices[i];
+            int64_t par = total_unroll(space_.nodes[i], c), l = latency(p, space_.nodes[i].filter);
+            if (!result_.points[p].ok || c.order != order_[i] || par <= 1 || (c.jam > 0) != jam || l <= 0) continue;
+            bool paid = l < work_[i] && 4 * work_[i] >= 3 * par * l;
+            verdict = std::max(verdict, paid ? 1 : 0);
+        }
+        return verdict;
+    }
+
+    // The mixed series ("mix"): as the jam series, but no jam on a node where jams did not pay
+    // and unrolls did or are unknown, and no unroll where unrolls did not pay and jams did. Which parallelism pays depends on where a filter's
+    // operands live: a jam reads one weight per output channel per cycle (bounded by the one
+    // port of weights read through m_axi), an unroll of the pixel loop one input per pixel
+    // (bounded by the port of a kernel input).
+    void mixed_series() {
+        std::vector<Mode> allow(space_.nodes.size(), Mode::Both);
+        bool differs = false;
+        for (size_t i = 0; i < allow.size(); i++) {
+            int jam = pays(i, true), unroll = pays(i, false);
+            if (jam == 0 && unroll != 0) allow[i] = Mode::NoJam;
+            if (unroll == 0 && jam == 1) allow[i] = Mode::NoUnroll;
+            differs = differs || allow[i] != Mode::Both;
+        }
+        if (differs) jam_series(allow, "mix");
     }
 
     // The neighbours of point `p`: one node one unroll step up or down, or its order flipped

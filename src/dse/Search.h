@@ -32,7 +32,7 @@ struct SearchOptions {
 /// One evaluated point.
 struct EvaluatedPoint {
     PointChoices choices;
-    /// How the search reached it: "naive", "balanced", "jam", "neighbour of 3".
+    /// How the search reached it: "naive", "balanced", "jam", "mix", "neighbour of 3".
     std::string origin;
     bool ok = false;      ///< compiled; `error` says why not
     std::string error;
@@ -66,7 +66,9 @@ struct SearchResult {
 /// both (the larger factor per dimension) within kMaxUnroll banks; (4) unroll-and-jam points
 /// ("jam"): the same targets with parallelism unroll x jam (at most kMaxUnroll; deeper jams
 /// first among equal parallelism) until a point exceeds the budget, then at most 6 bisection
-/// steps of the target between the last point that fitted and the first that did not; (5)
+/// steps of the target between the last point that fitted and the first that did not;
+/// (4b) per-filter mixes ("mix"): per target with a balanced and a jam point, each node takes
+/// the choice of the point where its filter was faster; (5)
 /// ScaleHLS-style neighbourhood search: repeatedly a frontier point (one that fits when some
 /// does) is picked with splitmix64 and its unevaluated neighbour on its slowest filter (one
 /// unroll step up), or a random neighbour (one node one unroll or jam step up or down, or its

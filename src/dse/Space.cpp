@@ -94,6 +94,10 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
     return 0;
 }
 
+void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
+                    const std::string &acc_key, int acc_stage, const std::string &at,
+                    const std::vector<GraphLoop> &loops);
+
 // The knobs of filter `filter` whose loops are `loops`.
 // `funcs` is keyed by base name (functions_by_base_name), as are filters and `loops`.
 NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -165,6 +169,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         outside.unroll_keys = {acc_key};
         if (acc_name != filter) outside.unroll_keys.push_back(n.key);
         outside.factors = unroll_factors(trip);
+        if (legal && acc_name != filter) {
+            add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
+        }
         if (legal && trip > 1) n.orders.push_back(outside);
         return n;
     }
@@ -206,6 +213,26 @@ bool has_loop(const Function &f, const std::string &var) {
     return false;
 }
 
+// Sets the jam of `o`: loop `names[i]` (trip `trip`) of stage `stage` of `f` (key `key`,
+// loops `names` innermost first) split into `VARo`, `VARi`, the point loop innermost; false
+// (and `o` unchanged) when the trip has no divisor in (1, kMaxUnroll] or a name is taken.
+bool set_jam(OrderOption &o, const Function &f, const std::string &key, int stage, std::vector<std::string> names,
+             size_t i, int64_t trip) {
+    std::vector<int64_t> jams = unroll_factors(trip);
+    std::string outer = names[i] + "o", inner = names[i] + "i";
+    if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return false;
+    o.jam_key = key;
+    o.jam_stage = stage;
+    o.jam_loop = names[i];
+    o.jam_outer = outer;
+    o.jam_inner = inner;
+    names[i] = outer;
+    o.jam_order = {inner};
+    o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    o.jams = jams;
+    return true;
+}
+
 // The unroll-and-jam knob of order `o` of filter Func `f` (loops `loops`), when it has one.
 void add_jam(OrderOption &o, const Function &f, const std::string &key, const std::vector<GraphLoop> &loops) {
     if (o.unroll_keys != std::vector<std::string>{key}) return;
@@ -222,22 +249,49 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
             auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
             if (d == dims.end() || d->is_rvar()) continue;
             // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
-            std::vector<int64_t> jams = unroll_factors(trip_of(loops, halide_base_name(f.name()), s, d->var));
-            std::string outer = names[i] + "o", inner = names[i] + "i";
-            if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return;
-            o.jam_key = key;
-            o.jam_stage = s;
-            o.jam_loop = names[i];
-            o.jam_outer = outer;
-            o.jam_inner = inner;
-            names[i] = outer;
-            o.jam_order = {inner};
-            o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
-            o.jams = jams;
+            set_jam(o, f, key, s, names, i, trip_of(loops, halide_base_name(f.name()), s, d->var));
             return;
         }
         return;
     }
+}
+
+// The output-channel jam of order `o` of the filter Func `f` (key `key`, one pure stage)
+// whose accumulation is the helper `acc` (key `acc_key`, update stage `acc_stage`) computed at
+// f's loop `at`: the nearest loop of f outside `at` (a Conv's `co`), when the helper's stage
+// has a pure loop of that name, its trip count has divisors in (1, kMaxUnroll] and the names
+// `VARo`, `VARi` are free in f. The filter's loop is split and its point loop moved innermost,
+// so the helper (computed at `at`, now inside the block loop) covers one block of the loop;
+// the helper's own loop of that name is moved innermost and both are unrolled completely.
+void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
+                    const std::string &acc_key, int acc_stage, const std::string &at,
+                    const std::vector<GraphLoop> &loops) {
+    if (!f.updates().empty()) return;
+    std::vector<Dim> dims = stage_dims(f, 0);
+    std::vector<std::string> names = reordered(dims, nullptr);
+    auto at_it = std::find(names.begin(), names.end(), at);
+    if (at_it == names.end() || at_it + 1 == names.end()) return;
+    size_t i = static_cast<size_t>(at_it - names.begin()) + 1;
+    const std::string var = names[i];
+    const LoopTransform *reorder = nullptr;
+    for (const LoopTransform &t : o.transforms) {
+        if (t.kind == LoopTransform::Kind::Reorder && t.func == acc_key && t.stage == acc_stage) reorder = &t;
+    }
+    std::vector<Dim> acc_dims = stage_dims(acc, acc_stage);
+    auto a = std::find_if(acc_dims.begin(), acc_dims.end(), [&](const Dim &x) { return loop_var(x.var) == var; });
+    if (dims[i].is_rvar() || a == acc_dims.end() || a->is_rvar()) return;
+    if (!set_jam(o, f, key, 0, names, i, trip_of(loops, halide_base_name(f.name()), 0, dims[i].var))) return;
+    o.jam_helper_key = acc_key;
+    o.jam_helper_stage = acc_stage;
+    o.jam_helper_order = {var};
+    for (const std::string &v : reordered(acc_dims, reorder)) {
+        if (v != var) o.jam_helper_order.push_back(v);
+    }
+    o.jam_helper_init_order = {var};
+    for (const std::string &v : reordered(stage_dims(acc, 0), nullptr)) {
+        if (v != var) o.jam_helper_init_order.push_back(v);
+    }
+    if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
 // The loop variable an index expression is, "" when it is not a plain variable.
@@ -361,6 +415,25 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     d.value = 0;  // completely
     d.origin = split.origin;
     s.add(d);
+    if (o.jam_helper_key.empty()) return;
+    // The helper, computed per block: its loop of the jammed variable innermost, unrolled.
+    LoopTransform helper;
+    helper.kind = LoopTransform::Kind::Reorder;
+    helper.func = o.jam_helper_key;
+    helper.stage = o.jam_helper_stage;
+    helper.loops = o.jam_helper_order;
+    helper.origin = "dse: " + o.jam_helper_key;
+    s.add(helper);
+    if (!o.jam_helper_init_order.empty()) {
+        helper.stage = 0;
+        helper.loops = o.jam_helper_init_order;
+        s.add(helper);
+    }
+    Directive hd = d;
+    hd.target = o.jam_helper_key;
+    hd.loop = o.jam_loop;
+    hd.origin = helper.origin;
+    s.add(hd);
 }
 
 }  // namespace

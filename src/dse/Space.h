@@ -33,6 +33,17 @@ struct OrderOption {
     std::vector<std::string> jam_order;
     /// Jam factors, 1 first, then the divisors of `jam_loop`'s trip count up to kMaxUnroll.
     std::vector<int64_t> jams;
+    /// Output-channel jam of an accumulation in a helper Func (empty: none): `jam_key` is then
+    /// the filter, whose loop `jam_loop` (outside the helper's compute_at loop) is split and its
+    /// point loop moved innermost, so the helper is computed per block of `jam_loop`; in stage
+    /// `jam_helper_stage` of the helper `jam_helper_key`, its own loop `jam_loop` (trip: the
+    /// jam factor) is moved innermost (`jam_helper_order`) and unrolled completely.
+    std::string jam_helper_key;
+    int jam_helper_stage = 0;
+    std::vector<std::string> jam_helper_order;
+    /// The helper's initialization (stage 0) with the same loop innermost, so that it also
+    /// writes the block's channels in one pipelined iteration.
+    std::vector<std::string> jam_helper_init_order;
 };
 
 /// The knobs of one filter.

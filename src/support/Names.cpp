@@ -47,7 +47,13 @@ std::string fresh_name(const std::string &base, std::set<std::string> &taken, in
     return name;
 }
 
-bool loop_name_matches(const std::string &var, const std::string &loop) {
+bool loop_name_matches(const std::string &var_in, const std::string &loop) {
+    // Halide renames a loop whose minimum is not 0 `VAR.rebased` (a Func computed per block of
+    // an outer loop, e.g. a Conv's accumulation per block of output channels): still `VAR`.
+    const std::string rebased = ".rebased";
+    bool is_rebased = var_in.size() > rebased.size() &&
+                      var_in.compare(var_in.size() - rebased.size(), rebased.size(), rebased) == 0;
+    const std::string var = is_rebased ? var_in.substr(0, var_in.size() - rebased.size()) : var_in;
     auto ends_with = [&](const std::string &suffix) {
         return var == suffix ||
                (var.size() > suffix.size() && var.compare(var.size() - suffix.size(), suffix.size(), suffix) == 0 &&

@@ -24,7 +24,8 @@ bool split_halide_loop_name(const std::string &name, HalideLoopName &out);
 
 /// Whether Halide's loop variable path `var` ("x.xi", "k$x") is the loop a user called `loop`
 /// (in a directive or schedule): `var` is `loop` or ends in "." + `loop`; a name without "$"
-/// also matches a one-dimensional RDom's `loop$x`.
+/// also matches a one-dimensional RDom's `loop$x`; a trailing ".rebased" (Halide's name of a loop whose
+/// minimum is not 0) is ignored.
 bool loop_name_matches(const std::string &var, const std::string &loop);
 
 /// A name not `taken`: `base` itself, else `base` + `separator` + N for the first N from

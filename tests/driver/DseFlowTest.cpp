@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 namespace flowhls {
 namespace {
@@ -100,6 +101,58 @@ TEST(DseFlow, LenetDesignPassesCsimAndBeatsTheNaiveOne) {
     int64_t interval = r["dse"]["interval"], naive = r["dse"]["naive_interval"];
     EXPECT_LE(interval * 2, naive) << out;  // measured: see docs/dse.md
     EXPECT_LE(r["dse"]["dsp"].get<int64_t>(), 5472);
+}
+
+// A co-jammed LeNet-5 (the output-channel jam of accumulations in a helper Func, as
+// point_schedule writes it): conv1 computes 3 output channels per pipelined iteration, conv2 8
+// channels x 2 pixels (the Gemms in the "reduction outside" order). Through --directives it passes C-sim against the Halide JIT, both convs'
+// loops stay at II 1 (infer-partitions banks the accumulators and weights) and the interval
+// beats the best point the space had without the jam (139,453 cycles, estimate).
+TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
+    test::TempDir dir;
+    const std::string schedule = R"({
+  "/conv1/Conv": {"schedule": [{"split": {"factor": 3, "inner": "coi", "loop": "co", "outer": "coo"}},
+                               {"reorder": ["coi", "ox", "oy", "coo", "n"]}],
+                  "unroll": [{"factor": 0, "loop": "coi"}]},
+  "/conv1/Conv#acc": {"compute_at": {"func": "/conv1/Conv", "loop": "oy"},
+                      "schedule": [{"reorder": ["ox", "kx", "ky", "ci"], "stage": 1},
+                                   {"reorder": ["co", "ox", "kx", "ky", "ci", "oy", "n"], "stage": 1}],
+                      "unroll": [{"factor": 0, "loop": "co"}]},
+  "/conv2/Conv": {"schedule": [{"split": {"factor": 8, "inner": "coi", "loop": "co", "outer": "coo"}},
+                               {"reorder": ["coi", "ox", "oy", "coo", "n"]}],
+                  "unroll": [{"factor": 0, "loop": "coi"}, {"factor": 2, "loop": "ox"}]},
+  "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
+                      "schedule": [{"reorder": ["ox", "kx", "ky", "ci"], "stage": 1},
+                                   {"reorder": ["co", "ox", "kx", "ky", "ci", "oy", "n"], "stage": 1}],
+                      "unroll": [{"factor": 0, "loop": "co"}, {"factor": 2, "loop": "ox"}]},
+  "/fc1/Gemm#acc": {"compute_at": {"func": "/fc1/Gemm", "loop": "i"}, "schedule": [{"reorder": ["j", "k"], "stage": 1}]},
+  "/fc2/Gemm#acc": {"compute_at": {"func": "/fc2/Gemm", "loop": "i"}, "schedule": [{"reorder": ["j", "k"], "stage": 1}]},
+  "/fc3/Gemm#acc": {"compute_at": {"func": "/fc3/Gemm", "loop": "i"}, "schedule": [{"reorder": ["j", "k"], "stage": 1}]}
+})";
+    std::ofstream(dir / "jam.json") << schedule;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --directives " + (dir / "jam.json") +
+                                    " --csim -o " + (dir / "l"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    nlohmann::json r = report(dir / "l");
+    EXPECT_LT(r["design"]["interval_cycles"].get<int64_t>(), 139453) << out;
+    // Per conv: the block loop (6 / 3 and 16 / 8 channels) and every pipelined loop at II 1.
+    for (const auto &f : r["filters"]) {
+        if (f["name"] != "conv1" && f["name"] != "conv2") continue;
+        ASSERT_FALSE(f["loops"].empty());
+        EXPECT_EQ(f["loops"][0]["name"], "co_coo");
+        EXPECT_EQ(f["loops"][0]["trip"], 2);
+        int pipelined = 0;
+        for (const auto &l : f["loops"]) {
+            if (!l["pipelined"].get<bool>()) continue;
+            pipelined++;
+            EXPECT_EQ(l["ii"], 1) << f["name"] << " " << l["name"] << ": " << l["ii_reason"];
+        }
+        EXPECT_GE(pipelined, 3) << f["name"];
+    }
 }
 
 TEST(DseFlow, BudgetTooSmallIsRefusedWithNothingWritten) {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace flowhls::dse {
 namespace {
@@ -182,6 +183,113 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
     EXPECT_EQ(s.links[0].reader_vars, (std::vector<std::string>{"l", "i"}));
 }
 
+// LeNet-5's convs accumulate in a helper Func (`NODE#acc`) computed per output row: in the
+// "reduction outside" order their jam is over the output channels. The filter's co is split
+// (coo, coi) with coi innermost, so the helper, computed at the filter's oy, covers one block
+// of channels; in the helper co is moved inside the reduction loops and both are unrolled
+// completely (its initialization gets the same order). The Gemms have no pure loop outside
+// their compute_at loop (i): no jam.
+TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = space_of(p);
+    const NodeKnobs *conv1 = node(s, "conv1");
+    ASSERT_NE(conv1, nullptr);
+    ASSERT_EQ(conv1->orders.size(), 2u);
+    EXPECT_TRUE(conv1->orders[0].jams.empty());  // default order: the helper per pixel
+    const OrderOption &o = conv1->orders[1];
+    EXPECT_EQ(o.jam_key, "/conv1/Conv");
+    EXPECT_EQ(o.jam_loop, "co");
+    EXPECT_EQ(o.jam_stage, 0);
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 3, 6}));  // divisors of 6 output channels
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"coi", "ox", "oy", "coo", "n"}));
+    EXPECT_EQ(o.jam_helper_key, "/conv1/Conv#acc");
+    EXPECT_EQ(o.jam_helper_stage, 1);
+    EXPECT_EQ(o.jam_helper_order, (std::vector<std::string>{"co", "ox", "kx", "ky", "ci", "oy", "n"}));
+    EXPECT_EQ(o.jam_helper_init_order, (std::vector<std::string>{"co", "ox", "oy", "n"}));  // its init too
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    EXPECT_EQ(conv2->orders[1].jams, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+    const NodeKnobs *fc1 = node(s, "fc1");
+    ASSERT_NE(fc1, nullptr);
+    EXPECT_TRUE(fc1->orders[1].jams.empty());
+    PointChoices c(s.nodes.size());
+    size_t n = conv1 - s.nodes.data();
+    c[n] = {1, 0, 2};  // outside, ox not unrolled, 3 channels
+    EXPECT_EQ(total_unroll(*conv1, c[n]), 3);
+    EXPECT_EQ(point_text(s, c), "conv1:outside/u1/j3");
+    HlsSchedule schedule = point_schedule(s, c);
+    EXPECT_EQ(write_schedule_json(schedule),
+              "{\n"
+              "  \"/conv1/Conv\": {\n"
+              "    \"schedule\": [\n"
+              "      {\"split\":{\"factor\":3,\"inner\":\"coi\",\"loop\":\"co\",\"outer\":\"coo\"}},\n"
+              "      {\"reorder\":[\"coi\",\"ox\",\"oy\",\"coo\",\"n\"]}\n"
+              "    ],\n"
+              "    \"unroll\": [\n"
+              "      {\"factor\":0,\"loop\":\"coi\"}\n"
+              "    ]\n"
+              "  },\n"
+              "  \"/conv1/Conv#acc\": {\n"
+              "    \"compute_at\": {\"func\":\"/conv1/Conv\",\"loop\":\"oy\"},\n"
+              "    \"schedule\": [\n"
+              "      {\"reorder\":[\"ox\",\"kx\",\"ky\",\"ci\"],\"stage\":1},\n"
+              "      {\"reorder\":[\"co\",\"ox\",\"kx\",\"ky\",\"ci\",\"oy\",\"n\"],\"stage\":1},\n"
+              "      {\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}\n"
+              "    ],\n"
+              "    \"unroll\": [\n"
+              "      {\"factor\":0,\"loop\":\"co\"}\n"
+              "    ]\n"
+              "  }\n"
+              "}\n");
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
+    // The design: conv1 computes 3 channels per pipelined iteration at II 1 (the accumulator
+    // and the weights partitioned by infer-partitions), in half the naive order's time.
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    HalideProgram jammed = p, unjammed = p;
+    jammed.directives.append(schedule);
+    c[n].jam = 0;
+    unjammed.directives.append(point_schedule(s, c));
+    auto conv1_latency = [](const DesignEstimate &e) {
+        for (const FilterEstimate &f : e.filters) {
+            if (f.name == "conv1") return f.latency;
+        }
+        return int64_t(0);
+    };
+    int64_t with = conv1_latency(estimate_program(jammed, options));
+    int64_t without = conv1_latency(estimate_program(unjammed, options));
+    EXPECT_GT(with, 0);
+    EXPECT_LT(with * 5, without * 2) << with << " vs " << without;  // measured 139,453 -> 46,597
+}
+
+// A conv of the zoo (ResNet-18 on 64x64 inputs, ctest fixture zoo_export_dse; skipped
+// without it): layer4's convs (2x2 outputs, 512 channels) get jams up to 64 channels, and the
+// search's points keep unroll x jam within kMaxUnroll.
+TEST(SpaceJam, ZooResnetConvsOfferTheOutputChannelJam) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/resnet18_64/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_dse)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    int jammed = 0;
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.key.find("Conv") == std::string::npos || n.orders.size() < 2) continue;
+        const OrderOption &o = n.orders[1];
+        ASSERT_FALSE(o.jams.empty()) << n.key;
+        EXPECT_EQ(o.jam_loop, "co") << n.key;
+        EXPECT_EQ(o.jam_helper_key, n.key + "#acc");
+        EXPECT_LE(o.jams.back(), kMaxUnroll);
+        jammed++;
+    }
+    EXPECT_EQ(jammed, 20);  // every conv
+    const NodeKnobs *last = nullptr;
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.key.find("/layer4/layer4.1/conv2/Conv") != std::string::npos) last = &n;
+    }
+    ASSERT_NE(last, nullptr);
+    EXPECT_EQ(last->orders[1].factors, (std::vector<int64_t>{1, 2}));  // ox: 2x2 outputs
+    EXPECT_EQ(last->orders[1].jams.back(), 64);                       // co: 512 channels
+}
+
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
 // The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
@@ -219,6 +327,67 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
     ASSERT_GE(r.chosen, 0);
     // The most copies within the limit: 55 (11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x 5^2).
     EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 55);
+}
+
+// The per-filter mix of the balanced and the jam points: f0 gains only from a jam (an unroll
+// multiplies its reads of a kernel input's one port, as for LeNet-5's conv1), f1 only from an
+// unroll (a jam multiplies its weight reads through m_axi, as for ResNet-18's layer4): the
+// balanced series leaves f0 slow, the jam series f1; the mix reaches an interval neither did.
+TEST(Search, MixTakesEachFiltersFasterParallelism) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "default";
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1, 2, 4, 8};
+        o.jam_key = n.key;
+        o.jam_loop = "y";
+        o.jam_outer = "yo";
+        o.jam_inner = "yi";
+        o.jam_stage = 1;
+        o.jam_order = {"yi", "x", "yo"};
+        o.jams = {1, 2, 4, 8};
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 2; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1, j = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == name && d.loop == "x") u = d.value;
+            }
+            for (const LoopTransform &t : schedule.transforms()) {
+                if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
+            }
+            FilterEstimate f;
+            f.name = name;
+            f.latency = 64000 / (i == 0 ? j : u);
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += 5 * u * j;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(3, 2000);
+    o.max_points = 12;
+    SearchResult r = explore(s, model, o);
+    int64_t best_balanced = 0, best_jam = 0, best_mix = 0;
+    for (const EvaluatedPoint &p : r.points) {
+        int64_t &best = p.origin == "balanced" ? best_balanced : p.origin == "jam" ? best_jam : best_mix;
+        if (p.origin == "balanced" || p.origin == "jam" || p.origin == "mix") {
+            best = best == 0 ? p.interval : std::min(best, p.interval);
+        }
+    }
+    ASSERT_GT(best_mix, 0) << pareto_csv(s, r);
+    EXPECT_LT(best_mix, std::min(best_balanced, best_jam)) << pareto_csv(s, r);
+    ASSERT_GE(r.chosen, 0);
+    EXPECT_EQ(r.points[r.chosen].choices[1].jam, 0) << pareto_csv(s, r);
 }
 
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
