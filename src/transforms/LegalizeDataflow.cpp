@@ -1,81 +1,12 @@
 // legalize_dataflow: fork and copy filters, merged producers (HIDA optimization 1).
 #include "transforms/LegalizeDataflow.h"
-#include "support/Names.h"
-
-#include <set>
+#include "transforms/CopyFilter.h"
 
 namespace flowhls {
 
 using namespace Halide::Internal;
-using Halide::Expr;
 
 namespace {
-
-// Loads (and optionally stores) of one buffer renamed.
-class RenameBuffer : public IRMutator {
-public:
-    RenameBuffer(std::string from, std::string to, bool stores) : from_(std::move(from)), to_(std::move(to)), stores_(stores) {}
-
-private:
-    using IRMutator::visit;
-    std::string from_, to_;
-    bool stores_;
-    Expr visit(const Load *op) override {
-        if (op->name != from_) return IRMutator::visit(op);
-        return Load::make(op->type, to_, mutate(op->index), Halide::Buffer<>(), Halide::Internal::Parameter(),
-                          mutate(op->predicate), op->alignment);
-    }
-    Stmt visit(const Store *op) override {
-        if (!stores_ || op->name != from_) return IRMutator::visit(op);
-        return Store::make(to_, mutate(op->value), mutate(op->index), Halide::Internal::Parameter(),
-                           mutate(op->predicate), op->alignment);
-    }
-};
-
-std::string fresh(const FilterGraph &g, const std::string &base) {
-    std::set<std::string> taken;
-    for (const Buffer &b : g.buffers) taken.insert(b.name);
-    for (const Filter &f : g.filters) {
-        taken.insert(f.name);
-        taken.insert(f.function_name);
-        for (const LocalBuffer &l : f.locals) taken.insert(l.name);
-    }
-    return fresh_name(base, taken);
-}
-
-Buffer intermediate_like(const Buffer &b, const std::string &name) {
-    Buffer out;
-    out.name = name;
-    out.type = b.type;
-    out.shape = {b.size()};
-    out.kind = BufferKind::Intermediate;
-    return out;
-}
-
-// A filter that reads `source` once in order and writes every buffer of `targets`; its ONNX
-// origin names the value filter `producer` (-1: none) holds, not traced (a copy of it).
-Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &source,
-                   const std::vector<std::string> &targets, int producer) {
-    Filter f;
-    f.name = name;
-    if (producer >= 0 && !g.filters[producer].onnx.values.empty()) {
-        f.onnx.outputs = {g.filters[producer].onnx.values.front()};
-    }
-    f.function_name = fresh(g, "compute_" + name);
-    std::string i = name + "_i", v = name + "_v";
-    Expr index = Variable::make(Halide::Int(32), i);
-    Expr value = Variable::make(source.type, v);
-    Stmt stores;
-    for (auto it = targets.rbegin(); it != targets.rend(); ++it) {
-        Stmt s = Store::make(*it, value, index, Halide::Internal::Parameter(), const_true(), ModulusRemainder());
-        stores = stores.defined() ? Block::make(s, stores) : s;
-    }
-    Expr load = Load::make(source.type, source.name, index, Halide::Buffer<>(), Halide::Internal::Parameter(),
-                           const_true(), ModulusRemainder());
-    Stmt body = LetStmt::make(v, load, stores);
-    f.body = For::make(i, 0, static_cast<int>(source.size()), ForType::Serial, Halide::DeviceAPI::None, body);
-    return f;
-}
 
 bool any_returns(const FilterGraph &g, int from, int to) {
     for (int i = from; i <= to; i++) {
@@ -119,10 +50,10 @@ bool separate_read_outputs(FilterGraph &g) {
         bool read_by_other = false;
         for (int c : out.consumers) read_by_other |= c != out.producers[0];
         if (!read_by_other) continue;
-        std::string inner = fresh(g, out.name + "_value");
-        for (Filter &f : g.filters) f.body = RenameBuffer(out.name, inner, true).mutate(f.body);
+        std::string inner = fresh_graph_name(g, out.name + "_value");
+        for (Filter &f : g.filters) f.body = rename_buffer(f.body, out.name, inner, true);
         g.buffers.push_back(intermediate_like(out, inner));
-        Filter copy = copy_filter(g, fresh(g, out.name + "_copy"), g.buffers.back(), {out.name}, out.producers[0]);
+        Filter copy = copy_filter(g, fresh_graph_name(g, out.name + "_copy"), g.buffers.back(), {out.name}, out.producers[0]);
         g.filters.push_back(copy);
         recompute_edges(g);
         return true;
@@ -142,13 +73,13 @@ bool fork_shared_buffers(FilterGraph &g) {
         }
         if (readers.size() < 2) continue;
         if (!b.producers.empty() && !g.filters[b.producers[0]].returns.empty()) continue;
-        std::string fork_name = fresh(g, b.name + "_fork");
+        std::string fork_name = fresh_graph_name(g, b.name + "_fork");
         std::vector<std::string> copies;
         for (size_t k = 0; k < readers.size(); k++) {
-            std::string copy = fresh(g, b.name + "_to_" + g.filters[readers[k]].name);
+            std::string copy = fresh_graph_name(g, b.name + "_to_" + g.filters[readers[k]].name);
             g.buffers.push_back(intermediate_like(b, copy));
             Filter &reader = g.filters[readers[k]];
-            reader.body = RenameBuffer(b.name, copy, false).mutate(reader.body);
+            reader.body = rename_buffer(reader.body, b.name, copy, false);
             copies.push_back(copy);
         }
         Filter fork = copy_filter(g, fork_name, b, copies, b.producers.empty() ? -1 : b.producers[0]);
