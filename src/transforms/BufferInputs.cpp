@@ -29,7 +29,9 @@ PassResult buffer_inputs(FilterGraph &graph, const InputBufferOptions &options) 
     for (const std::string &arg : graph.args) {
         const Buffer input = graph.buffer(arg);
         if (!read_out_of_order(graph, input)) continue;
-        if (used + 2 * bytes_of(input) > options.bram_bytes) continue;
+        // The half of the block RAM place-weights fills with ROMs: a weight it made an argument
+        // did not fit in what the ROMs left of it, so twice its bytes do not either.
+        if (used + 2 * bytes_of(input) > options.bram_bytes / 2) continue;
         used += 2 * bytes_of(input);
         std::string copy = fresh_graph_name(graph, input.name + "_buf");
         Filter &reader = graph.filters[input.consumers.front()];

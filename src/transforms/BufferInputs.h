@@ -13,7 +13,7 @@ struct InputBufferOptions {
     /// Without one (Bambu's sequential top) the pass does nothing.
     bool dataflow_target = false;
     /// Bytes of block RAM of the part; the copies (two each: a ping-pong buffer) and the ROMs
-    /// together must fit in it.
+    /// together must fit in half of it (the half place-weights fills with ROMs).
     int64_t bram_bytes = 0;
 };
 
@@ -24,8 +24,10 @@ struct InputBufferOptions {
 /// input once in order (a burst) into a new intermediate `IN_buf` of its size, and makes the
 /// consumer read `IN_buf` instead; later passes decide that buffer's channel (ping-pong array,
 /// stream, line-buffered stream) and partitions like any intermediate's. Inputs are taken in
-/// argument order while twice their bytes, with the ROMs' and the earlier copies', fit in
-/// options.bram_bytes; an input that does not fit stays read through its port. Nothing changes
+/// argument order while twice their bytes, with the ROMs' and the earlier copies', fit in half
+/// of options.bram_bytes (so a weight place-weights made an argument, which did not fit in
+/// what the ROMs left of that half, is never copied); an input that does not fit stays read
+/// through its port. Nothing changes
 /// without options.dataflow_target or when the dataflow directive turned the top's region off
 /// (FilterGraph::dataflow_disabled). Inputs read by several filters are legalize-dataflow's
 /// forks (which read them once in order already).
