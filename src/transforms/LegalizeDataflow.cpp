@@ -1,97 +1,13 @@
 // legalize_dataflow: fork and copy filters, merged producers (HIDA optimization 1).
 #include "transforms/LegalizeDataflow.h"
 #include "analysis/StreamOrder.h"
-#include "support/Names.h"
-
-#include <set>
+#include "transforms/CopyFilter.h"
 
 namespace flowhls {
 
 using namespace Halide::Internal;
-using Halide::Expr;
 
 namespace {
-
-// Loads (and optionally stores) of one buffer renamed.
-class RenameBuffer : public IRMutator {
-public:
-    RenameBuffer(std::string from, std::string to, bool stores) : from_(std::move(from)), to_(std::move(to)), stores_(stores) {}
-
-private:
-    using IRMutator::visit;
-    std::string from_, to_;
-    bool stores_;
-    Expr visit(const Load *op) override {
-        if (op->name != from_) return IRMutator::visit(op);
-        return Load::make(op->type, to_, mutate(op->index), Halide::Buffer<>(), Halide::Internal::Parameter(),
-                          mutate(op->predicate), op->alignment);
-    }
-    Stmt visit(const Store *op) override {
-        if (!stores_ || op->name != from_) return IRMutator::visit(op);
-        return Store::make(to_, mutate(op->value), mutate(op->index), Halide::Internal::Parameter(),
-                           mutate(op->predicate), op->alignment);
-    }
-};
-
-std::string fresh(const FilterGraph &g, const std::string &base) {
-    std::set<std::string> taken;
-    for (const Buffer &b : g.buffers) taken.insert(b.name);
-    for (const Filter &f : g.filters) {
-        taken.insert(f.name);
-        taken.insert(f.function_name);
-        for (const LocalBuffer &l : f.locals) taken.insert(l.name);
-    }
-    return fresh_name(base, taken);
-}
-
-Buffer intermediate_like(const Buffer &b, const std::string &name) {
-    Buffer out;
-    out.name = name;
-    out.type = b.type;
-    out.shape = {b.size()};
-    out.kind = BufferKind::Intermediate;
-    return out;
-}
-
-// A filter that reads `source` once in order (storage order, or the loops `order` walk: its
-// producer's transposed order) and writes every buffer of `targets`; its ONNX origin names the
-// value filter `producer` (-1: none) holds, not traced (a copy of it).
-Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &source,
-                   const std::vector<std::string> &targets, int producer, const std::vector<RowLoop> &order = {}) {
-    Filter f;
-    f.name = name;
-    if (producer >= 0 && !g.filters[producer].onnx.values.empty()) {
-        f.onnx.outputs = {g.filters[producer].onnx.values.front()};
-    }
-    f.function_name = fresh(g, "compute_" + name);
-    std::string i = name + "_i", v = name + "_v";
-    Expr index = Variable::make(Halide::Int(32), i);
-    Expr value = Variable::make(source.type, v);
-    Stmt stores;
-    for (auto it = targets.rbegin(); it != targets.rend(); ++it) {
-        Stmt s = Store::make(*it, value, index, Halide::Internal::Parameter(), const_true(), ModulusRemainder());
-        stores = stores.defined() ? Block::make(s, stores) : s;
-    }
-    Expr load = Load::make(source.type, source.name, index, Halide::Buffer<>(), Halide::Internal::Parameter(),
-                           const_true(), ModulusRemainder());
-    Stmt body = LetStmt::make(v, load, stores);
-    if (order.empty()) {
-        f.body = For::make(i, 0, static_cast<int>(source.size()), ForType::Serial, Halide::DeviceAPI::None, body);
-        return f;
-    }
-    // The producer's order: loops i_0 (outermost), i_1, ... and the index they walk.
-    Expr walk = Expr(0);
-    for (size_t k = 0; k < order.size(); k++) {
-        walk = walk + Variable::make(Halide::Int(32), i + "_" + std::to_string(k)) * static_cast<int>(order[k].coefficient);
-    }
-    body = LetStmt::make(i, simplify(walk), body);
-    for (size_t k = order.size(); k-- > 0;) {
-        body = For::make(i + "_" + std::to_string(k), 0, static_cast<int>(order[k].extent), ForType::Serial,
-                         Halide::DeviceAPI::None, body);
-    }
-    f.body = body;
-    return f;
-}
 
 bool any_returns(const FilterGraph &g, int from, int to) {
     for (int i = from; i <= to; i++) {
@@ -135,10 +51,10 @@ bool separate_read_outputs(FilterGraph &g) {
         bool read_by_other = false;
         for (int c : out.consumers) read_by_other |= c != out.producers[0];
         if (!read_by_other) continue;
-        std::string inner = fresh(g, out.name + "_value");
-        for (Filter &f : g.filters) f.body = RenameBuffer(out.name, inner, true).mutate(f.body);
+        std::string inner = fresh_graph_name(g, out.name + "_value");
+        for (Filter &f : g.filters) f.body = rename_buffer(f.body, out.name, inner, true);
         g.buffers.push_back(intermediate_like(out, inner));
-        Filter copy = copy_filter(g, fresh(g, out.name + "_copy"), g.buffers.back(), {out.name}, out.producers[0]);
+        Filter copy = copy_filter(g, fresh_graph_name(g, out.name + "_copy"), g.buffers.back(), {out.name}, out.producers[0]);
         g.filters.push_back(copy);
         recompute_edges(g);
         return true;
@@ -158,17 +74,17 @@ bool fork_shared_buffers(FilterGraph &g) {
         }
         if (readers.size() < 2) continue;
         if (!b.producers.empty() && !g.filters[b.producers[0]].returns.empty()) continue;
-        std::string fork_name = fresh(g, b.name + "_fork");
+        std::string fork_name = fresh_graph_name(g, b.name + "_fork");
         // A producer writing in a transposed order is forked in that order (its copies keep the
         // storage's dims, so window-buffers sees their rows).
         std::vector<RowLoop> order = b.kind == BufferKind::Intermediate ? permuted_write_order(g, b) : std::vector<RowLoop>{};
         std::vector<std::string> copies;
         for (size_t k = 0; k < readers.size(); k++) {
-            std::string copy = fresh(g, b.name + "_to_" + g.filters[readers[k]].name);
+            std::string copy = fresh_graph_name(g, b.name + "_to_" + g.filters[readers[k]].name);
             g.buffers.push_back(intermediate_like(b, copy));
             if (!order.empty()) g.buffers.back().dims = b.dims;
             Filter &reader = g.filters[readers[k]];
-            reader.body = RenameBuffer(b.name, copy, false).mutate(reader.body);
+            reader.body = rename_buffer(reader.body, b.name, copy, false);
             copies.push_back(copy);
         }
         Filter fork = copy_filter(g, fork_name, b, copies, b.producers.empty() ? -1 : b.producers[0], order);

@@ -13,6 +13,7 @@
 #include "graph/Verify.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
+#include "transforms/BufferInputs.h"
 #include "transforms/CheckDataflow.h"
 #include "transforms/DeadCode.h"
 #include "transforms/DetectStreams.h"
@@ -65,6 +66,10 @@ const std::vector<PassEntry> &passes() {
          on_graph(dead_code)},
         {{"legalize-dataflow", "fork filters for shared buffers, copies for read outputs, merged producers"},
          on_graph(legalize_dataflow)},
+        {{"buffer-inputs", "kernel inputs read out of order (windows, repeated reads) copied on chip by one burst first"},
+         [](FilterGraph &g, const PipelineOptions &o) {
+             return buffer_inputs(g, {o.fifo_channels, o.weights.bram_bytes});
+         }},
         {{"check-dataflow", "decide whether the main filter is a legal dataflow region (arrays: ping-pong or not)", true},
          on_graph(check_dataflow)},
         {{"detect-streams", "buffers written and read once in the same order become FIFO streams"},
