@@ -189,7 +189,9 @@ TEST(OnnxImport, BatchNormalizationIsFoldedIntoConv) {
     CompileResult r;
     CsimResult c = compile_and_simulate(p, HlsTarget::Vitis, WeightPlacement::Auto, false, &r);
     EXPECT_TRUE(c.passed) << c.log;
-    EXPECT_EQ(r.filters.size(), 1u);  // the Conv alone; random inputs, JIT reference (bit-exact)
+    // The Conv alone (filter y) and buffer-inputs' copy of the input, x_load; random inputs, JIT
+    // reference (bit-exact).
+    EXPECT_EQ(r.filters, (std::vector<std::string>{"compute_x_load", "compute_y"})) << r.filters.size();
 }
 
 // Core ops: ONNX backend node cases (model + test_data_set_0) that must pass.
