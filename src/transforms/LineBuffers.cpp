@@ -1,5 +1,6 @@
 // line_buffers: a sliding-window consumer rewritten to stream its input through a line buffer.
 #include "transforms/LineBuffers.h"
+#include "ir/IRBuild.h"
 #include "support/Names.h"
 
 #include <algorithm>
@@ -18,16 +19,6 @@ using namespace Halide::Internal;
 using Halide::Expr;
 
 namespace {
-
-Expr int_const(int64_t v) { return make_const(Halide::Int(32), v); }
-Expr int_var(const std::string &name) { return Variable::make(Halide::Int(32), name); }
-
-Expr load(Halide::Type type, const std::string &buffer, const Expr &index) {
-    return Load::make(type, buffer, index, Halide::Buffer<>(), Parameter(), const_true(), ModulusRemainder());
-}
-Stmt store(const std::string &buffer, const Expr &value, const Expr &index) {
-    return Store::make(buffer, value, index, Parameter(), const_true(), ModulusRemainder());
-}
 
 // Reads of the buffer replaced by their window register: the index, with the let-bound names
 // it uses resolved, minus the window corner is row * width + col.

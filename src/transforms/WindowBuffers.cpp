@@ -1,6 +1,7 @@
 // window_buffers: a row-window consumer reads its input from a FIFO through a ring of rows.
 #include "transforms/WindowBuffers.h"
 #include "analysis/StreamOrder.h"
+#include "ir/IRBuild.h"
 #include "ir/IRQueries.h"
 #include "support/Names.h"
 #include "transforms/DetectStreams.h"
@@ -14,16 +15,6 @@ using namespace Halide::Internal;
 using Halide::Expr;
 
 namespace {
-
-Expr int_const(int64_t v) { return make_const(Halide::Int(32), v); }
-Expr int_var(const std::string &name) { return Variable::make(Halide::Int(32), name); }
-Expr load(Halide::Type type, const std::string &buffer, const Expr &index) {
-    return Load::make(type, buffer, index, Halide::Buffer<>(), Parameter(), const_true(), ModulusRemainder());
-}
-
-Stmt serial_for(const std::string &name, Expr min, Expr extent, Stmt body) {
-    return For::make(name, std::move(min), std::move(extent), ForType::Serial, Halide::DeviceAPI::None, std::move(body));
-}
 
 // The ring's row `row` of a ring of R rows, R x W words a channel, is at
 // select(t >= R W, t - R W, t) for t = row W + shift, where shift = ((base mod R) - base) W is
