@@ -1,5 +1,6 @@
 // The design model of a compiled program: nests, accesses and closed-form costs per filter.
 #include "dse/BuildModel.h"
+#include "dse/GraphLoops.h"
 
 #include "analysis/OperatorModel.h"
 #include "frontend/halide/ApplySchedule.h"
@@ -22,42 +23,6 @@ using Halide::Expr;
 using Halide::Internal::Call;
 using Halide::Internal::Definition;
 using Halide::Internal::Function;
-
-// A loop named `FUNC.sN.VAR` with a constant trip count: its Func (by Halide base name, as
-// filters are named), stage, variable and trip, and the innermost such loop enclosing it.
-struct GraphLoop {
-    std::string func, var;
-    int stage = 0;
-    int64_t trip = 0;
-    int parent = -1;  // index in the same list, -1 if none
-};
-
-// The constant-trip loops named `FUNC.sN.VAR` of a filter body, in pre-order.
-class LoopCollector : public Halide::Internal::IRVisitor {
-public:
-    std::vector<GraphLoop> loops;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Halide::Internal::For *op) override {
-        const auto *extent = op->extent.as<Halide::Internal::IntImm>();
-        HalideLoopName parts;
-        bool named = extent && split_halide_loop_name(op->name, parts);
-        if (named) {
-            GraphLoop l;
-            l.func = halide_base_name(parts.func);
-            l.stage = parts.stage;
-            l.var = parts.var;
-            l.trip = extent->value;
-            l.parent = open_.empty() ? -1 : open_.back();
-            open_.push_back(static_cast<int>(loops.size()));
-            loops.push_back(l);
-        }
-        IRVisitor::visit(op);
-        if (named) open_.pop_back();
-    }
-    std::vector<int> open_;  // the collected loops enclosing the visit
-};
 
 // The coefficient of variable `var` in index `e`: exact for sums of constant multiples of
 // variables (clamps by constants looked through), 0 for other forms.
@@ -279,9 +244,7 @@ BuiltModel build_model(const HalideProgram &program, HlsTarget target, const Dev
     }
     Context cx{funcs, by_base, buffers, device};
     for (const Filter &f : graph.filters) {
-        LoopCollector collector;
-        if (f.body.defined()) f.body.accept(&collector);
-        const std::vector<GraphLoop> &loops = collector.loops;
+        const std::vector<GraphLoop> loops = graph_loops(f.body);
         auto [node, cost] = filter_node(cx, f.name, loops);
         out.model.nodes.push_back(node);
         out.costs.push_back(cost);

@@ -1,5 +1,6 @@
 // The design space of a program: per filter, the knobs the exploration turns; a point's schedule.
 #include "dse/Space.h"
+#include "dse/GraphLoops.h"
 #include "frontend/halide/Intake.h"
 #include "support/Names.h"
 
@@ -13,42 +14,6 @@ namespace {
 
 using Halide::Internal::Dim;
 using Halide::Internal::Function;
-
-// A loop of the extracted graph: its Func (by base name, as filters are named), stage and
-// variable, and its trip count.
-struct GraphLoop {
-    std::string func, var;
-    int stage = 0;
-    int64_t trip = 0;
-};
-
-// Splits Halide's loop name `FUNC.sN.VAR` (the Func by its base name); false for another form.
-bool split_loop_name(const std::string &name, GraphLoop &loop) {
-    HalideLoopName parts;
-    if (!split_halide_loop_name(name, parts)) return false;
-    loop.func = halide_base_name(parts.func);
-    loop.stage = parts.stage;
-    loop.var = parts.var;
-    return true;
-}
-
-// The constant-trip loops of a filter body, outermost first.
-class LoopCollector : public Halide::Internal::IRVisitor {
-public:
-    std::vector<GraphLoop> loops;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Halide::Internal::For *op) override {
-        GraphLoop l;
-        const auto *extent = op->extent.as<Halide::Internal::IntImm>();
-        if (extent && split_loop_name(op->name, l)) {
-            l.trip = extent->value;
-            loops.push_back(l);
-        }
-        IRVisitor::visit(op);
-    }
-};
 
 // The loop variable as the co-language names it (`k$x` -> `k`).
 std::string loop_var(const std::string &var) {
@@ -357,12 +322,11 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
     std::map<std::string, Function> funcs = functions_by_base_name(program);
     DesignSpace space;
     for (const Filter &f : extracted.filters) {
-        LoopCollector c;
-        if (f.body.defined()) f.body.accept(&c);
-        NodeKnobs n = node_knobs(program, funcs, f.name, c.loops);
+        const std::vector<GraphLoop> loops = graph_loops(f.body);
+        NodeKnobs n = node_knobs(program, funcs, f.name, loops);
         auto fit = funcs.find(f.name);
         for (OrderOption &o : n.orders) {
-            if (fit != funcs.end()) add_jam(o, fit->second, n.key, c.loops);
+            if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
         }
         bool some = false;
         for (const OrderOption &o : n.orders) {
