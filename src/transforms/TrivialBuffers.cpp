@@ -1,9 +1,9 @@
-// trivial_buffers: one-element buffers as scalar variables and return values.
+// trivial_buffers: one-element buffers as scalar variables and (sequential tops) return values.
 #include "transforms/TrivialBuffers.h"
 
 namespace flowhls {
 
-PassResult trivial_buffers(FilterGraph &graph) {
+PassResult trivial_buffers(FilterGraph &graph, bool dataflow_target) {
     PassResult result;
     for (Filter &f : graph.filters) {
         for (LocalBuffer &l : f.locals) {
@@ -13,6 +13,7 @@ PassResult trivial_buffers(FilterGraph &graph) {
             }
         }
     }
+    if (dataflow_target) return result;
     for (Buffer &b : graph.buffers) {
         if (b.kind != BufferKind::Intermediate || b.size() != 1 || b.is_scalar() || b.producers.size() != 1) continue;
         Filter &producer = graph.filters[b.producers[0]];
