@@ -252,6 +252,22 @@ std::map<std::string, Function> functions_by_base_name(const HalideProgram &prog
     return out;
 }
 
+std::string input_viewed_by(const HalideProgram &program, const Function &f) {
+    if (!f.updates().empty() || f.definition().values().size() != 1) return "";
+    const auto *c = f.definition().values()[0].as<Halide::Internal::Call>();
+    if (!c || c->args.size() != f.args().size()) return "";
+    for (size_t i = 0; i < c->args.size(); i++) {
+        const auto *v = c->args[i].as<Halide::Internal::Variable>();
+        if (!v || v->name != f.args()[i]) return "";
+    }
+    for (const ProgramInput &in : program.inputs) {
+        const std::string p = in.param.name();
+        bool image = c->call_type == Halide::Internal::Call::Image && c->param.defined() && c->param.name() == p;
+        if (image || (c->call_type == Halide::Internal::Call::Halide && c->name == p + "_im")) return p;
+    }
+    return "";
+}
+
 Halide::Target hls_lowering_target() {
     Halide::Target t(Halide::Target::Linux, Halide::Target::X86, 64);
     return t.with_feature(Halide::Target::NoAsserts)
