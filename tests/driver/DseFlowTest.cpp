@@ -109,9 +109,10 @@ TEST(DseFlow, LenetDesignPassesCsimAndBeatsTheNaiveOne) {
 // loops stay at II 1 (infer-partitions banks the accumulators and weights) and the interval
 // beats the best point the space had without the jam (139,453 cycles, estimate).
 // LeNet-5 with every weight in external memory (`--weights axi`): conv2's jam of 8 channels
-// reads 8 weights per pipelined iteration, one m_axi port (II 8) unless the block's weights are
-// copied on chip at the block loop (`in` at `coo`, what `flowhls dse` writes for such
-// weights): then every pipelined loop of conv2 is at II 1 and the design matches the test data.
+// reads 8 weights (and 8 biases in the accumulator's initialization) per pipelined iteration,
+// one m_axi port each (II 8), unless the block's weights and biases are copied on chip at the
+// block loop (`in` at `coo`, what `flowhls dse` writes for such inputs): then every pipelined
+// loop of conv2 is at II 1 and the design matches the test data.
 TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
     test::TempDir dir;
     const std::string jam = R"(
@@ -130,7 +131,8 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
         return "{" + s + "}";
     };
     std::ofstream(dir / "port.json") << with("");
-    std::ofstream(dir / "copy.json") << with(R"("in": {"input": "conv2.weight", "func": "/conv2/Conv", "loop": "coo"},)");
+    std::ofstream(dir / "copy.json") << with(R"("in": [{"input": "conv2.weight", "func": "/conv2/Conv", "loop": "coo"},
+                                                    {"input": "conv2.bias", "func": "/conv2/Conv", "loop": "coo"}],)");
     auto conv2_iis = [](const nlohmann::json &r) {
         std::vector<int64_t> iis;
         for (const auto &f : r["filters"]) {

@@ -277,13 +277,13 @@ TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
     DesignSpace s = build_space(p, g);
     const NodeKnobs *conv1 = node(s, "conv1");
     ASSERT_NE(conv1, nullptr);
-    EXPECT_EQ(conv1->orders[1].jam_copy_inputs, (std::vector<std::string>{"w_conv1.bias", "w_conv1.weight"}));
+    EXPECT_EQ(conv1->orders[1].jam_copy_inputs, (std::vector<std::string>{"w_conv1_bias", "w_conv1_weight"}));
     PointChoices c(s.nodes.size());
     c[static_cast<size_t>(conv1 - s.nodes.data())] = {1, 0, 2};  // 3 channels
     std::string json = write_schedule_json(point_schedule(s, c));
     EXPECT_NE(json.find("    \"in\": [\n"
-                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1.bias\",\"loop\":\"coo\"},\n"
-                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1.weight\",\"loop\":\"coo\"}\n"
+                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1_bias\",\"loop\":\"coo\"},\n"
+                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1_weight\",\"loop\":\"coo\"}\n"
                         "    ],\n"),
               std::string::npos)
         << json;

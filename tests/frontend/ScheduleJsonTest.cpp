@@ -161,7 +161,7 @@ TEST(ScheduleJson, TransformationsHalideOrTheProgramRefuseExitWithTwo) {
         {R"({"C_out": {"schedule": [{"split": {"loop": "j", "outer": "i", "inner": "ji", "factor": 2}}]}})",
          "C_out.schedule[0]: Halide refuses the split: Error: In schedule for C_out, can't create var i using a split"},
         {R"({"C_out": {"in": {"input": "D", "func": "C_out", "loop": "i"}}})",
-         "C_out.in: Func 'C_out' reads no kernel input 'D' (it reads: A, B, C)"},
+         "C_out.in: Func 'C_out' reads no kernel input 'D' (it reads: C, A, B)"},
     };
     test::TempDir dir;
     for (const auto &c : cases) {

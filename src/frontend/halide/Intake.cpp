@@ -260,10 +260,13 @@ std::string input_viewed_by(const HalideProgram &program, const Function &f) {
         const auto *v = c->args[i].as<Halide::Internal::Variable>();
         if (!v || v->name != f.args()[i]) return "";
     }
+    if (c->call_type == Halide::Internal::Call::Halide && c->func.defined()) {
+        return input_viewed_by(program, Function(c->func));  // the ImageParam's `NAME_im`
+    }
     for (const ProgramInput &in : program.inputs) {
-        const std::string p = in.param.name();
-        bool image = c->call_type == Halide::Internal::Call::Image && c->param.defined() && c->param.name() == p;
-        if (image || (c->call_type == Halide::Internal::Call::Halide && c->name == p + "_im")) return p;
+        if (c->call_type == Halide::Internal::Call::Image && c->param.defined() && c->param.name() == in.param.name()) {
+            return in.param.name();
+        }
     }
     return "";
 }

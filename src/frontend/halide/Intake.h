@@ -41,8 +41,8 @@ std::map<std::string, Halide::Internal::Function> pipeline_functions(const Halid
 std::map<std::string, Halide::Internal::Function> functions_by_base_name(const HalideProgram &program);
 
 /// The kernel input of `program` that Func `f` is a plain view of (its only definition reads
-/// the input's parameter, directly or through the ImageParam's `NAME_im` Func, at f's own
-/// arguments: the ONNX importer's `VALUE_in` Funcs), by parameter name; "" for any other Func.
+/// the input's parameter at f's own arguments, directly or through such views: the
+/// ImageParam's `NAME_im`, the ONNX importer's `VALUE_in`), by parameter name; "" otherwise.
 std::string input_viewed_by(const HalideProgram &program, const Halide::Internal::Function &f);
 
 /// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
