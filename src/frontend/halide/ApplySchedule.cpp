@@ -1,4 +1,4 @@
-// apply_loop_schedule: split/reorder/fuse/unroll/compute_at/store_at/compute_root/reorder_storage by name.
+// apply_loop_schedule: split/reorder/fuse/unroll/compute_at/store_at/compute_root/reorder_storage/in by name.
 #include "frontend/halide/ApplySchedule.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
