@@ -69,6 +69,8 @@ struct LoopTransform {
         StoreAt,         ///< allocate `func` at loop `at_loop` of `at_func`
         ComputeRoot,     ///< compute `func` once, outside every loop
         ReorderStorage,  ///< storage order of `func`'s dimensions (`loops`, innermost first)
+        In,              ///< a copy of kernel input `input` for reader `func` (Halide `in`), computed
+                         ///< inside loop `at_loop` of `at_func`: a local buffer loaded there
     };
     Kind kind = Kind::Split;
     /// The Func (or ONNX name, or `NODE#acc`) whose schedule is changed.
@@ -80,8 +82,10 @@ struct LoopTransform {
     std::vector<std::string> loops;
     /// Split/Unroll: the loop; Split: the new outer and inner loops; Fuse: inner, outer, fused.
     std::string loop, outer, inner, fused;
-    /// ComputeAt/StoreAt: the Func and loop to compute/store at.
+    /// ComputeAt/StoreAt/In: the Func and loop to compute/store at.
     std::string at_func, at_loop;
+    /// In: the kernel input (ImageParam name, or its ONNX name) `func` reads through the copy.
+    std::string input;
     /// Split/Unroll: the factor (at least 2 for split, 1 for unroll).
     int factor = 0;
     /// Split/Unroll: how a factor that does not divide the extent is handled.
@@ -93,7 +97,7 @@ struct LoopTransform {
     bool operator==(const LoopTransform &o) const;
 };
 
-/// "split", "reorder", "fuse", "unroll", "compute_at", "store_at", "compute_root", "storage".
+/// "split", "reorder", "fuse", "unroll", "compute_at", "store_at", "compute_root", "storage", "in".
 std::string loop_transform_name(LoopTransform::Kind kind);
 /// "auto", "guard_with_if", "shift_inwards", "round_up", "predicate", ...: Halide's tail
 /// strategies as the JSON form spells them; empty for an unknown one.
@@ -164,6 +168,10 @@ public:
     HlsSchedule &compute_root(const Halide::Func &func);
     /// Storage order of `func`'s dimensions, innermost first (Halide reorder_storage).
     HlsSchedule &reorder_storage(const Halide::Func &func, const std::vector<std::string> &dims);
+    /// Read kernel input `input` in `func` through a copy (Halide `input.in(func)`) computed
+    /// inside loop `loop` of `at` (a local buffer of what `func` reads of it in one iteration).
+    HlsSchedule &copy_in(const Halide::Func &func, const std::string &input, const Halide::Func &at,
+                         const std::string &loop, int at_stage = -1);
 
     /// Appends a directive (what the JSON reader and the methods above do).
     HlsSchedule &add(Directive directive);

@@ -3,6 +3,7 @@
 #include "dse/GraphLoops.h"
 #include "frontend/halide/Intake.h"
 #include "support/Names.h"
+#include "transforms/LegalizeNames.h"
 
 #include <algorithm>
 #include <map>
@@ -62,11 +63,14 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
 void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
+std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
+                                         const Function &acc, const std::string &var);
 
 // The knobs of filter `filter` whose loops are `loops`.
 // `funcs` is keyed by base name (functions_by_base_name), as are filters and `loops`.
 NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, Function> &funcs,
-                     const std::string &filter, const std::vector<GraphLoop> &loops) {
+                     const std::string &filter, const std::vector<GraphLoop> &loops,
+                     const std::set<std::string> &offchip) {
     NodeKnobs n;
     n.filter = filter;
     auto origin = program.onnx_origins.find(filter);
@@ -136,6 +140,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         outside.factors = unroll_factors(trip);
         if (legal && acc_name != filter) {
             add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
+            if (!outside.jams.empty()) {
+                outside.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, outside.jam_loop);
+            }
         }
         if (legal && trip > 1) n.orders.push_back(outside);
         return n;
@@ -290,6 +297,42 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
     return calls.vars;
 }
 
+// The inputs of `program` in `offchip` (C identifiers) that a stage of `acc` reads (through a
+// view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
+// bias), by parameter name.
+std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
+                                         const Function &acc, const std::string &var) {
+    class Calls : public Halide::Internal::IRVisitor {
+    public:
+        std::vector<Function> indexed;  // Funcs called with `var` as an index
+        std::string var;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *op) override {
+            if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) {
+                for (const Halide::Expr &a : op->args) {
+                    if (index_var(a) == var) indexed.emplace_back(op->func);
+                }
+            }
+            IRVisitor::visit(op);
+        }
+    } calls;
+    calls.var = var;
+    for (const Halide::Expr &v : acc.definition().values()) v.accept(&calls);
+    for (const Halide::Internal::Definition &d : acc.updates()) {
+        for (const Halide::Expr &v : d.values()) v.accept(&calls);
+    }
+    std::vector<std::string> out;
+    for (const Function &g : calls.indexed) {
+        std::string p = input_viewed_by(program, g);
+        if (!p.empty() && offchip.count(c_identifier(p)) && std::find(out.begin(), out.end(), p) == out.end()) {
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
 // DesignSpace::links and ::connected: a node whose last stage calls another node's Func.
 void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs) {
     space.connected.assign(space.nodes.size(), {});
@@ -320,10 +363,14 @@ void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs
 
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
     std::map<std::string, Function> funcs = functions_by_base_name(program);
+    std::set<std::string> offchip;
+    for (const Buffer &b : extracted.buffers) {
+        if (b.kind == BufferKind::Input && b.channel == ChannelKind::OffChip) offchip.insert(c_identifier(b.name));
+    }
     DesignSpace space;
     for (const Filter &f : extracted.filters) {
         const std::vector<GraphLoop> loops = graph_loops(f.body);
-        NodeKnobs n = node_knobs(program, funcs, f.name, loops);
+        NodeKnobs n = node_knobs(program, funcs, f.name, loops, offchip);
         auto fit = funcs.find(f.name);
         for (OrderOption &o : n.orders) {
             if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
@@ -398,6 +445,18 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     hd.loop = o.jam_loop;
     hd.origin = helper.origin;
     s.add(hd);
+    // The block's weights read through m_axi: copied on chip once per block.
+    for (const std::string &input : o.jam_copy_inputs) {
+        LoopTransform copy;
+        copy.kind = LoopTransform::Kind::In;
+        copy.func = o.jam_helper_key;
+        copy.input = input;
+        copy.at_func = o.jam_key;
+        copy.at_loop = o.jam_outer;
+        copy.stage = -1;
+        copy.origin = helper.origin;
+        s.add(copy);
+    }
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ struct OrderOption {
     /// The helper's initialization (stage 0) with the same loop innermost, so that it also
     /// writes the block's channels in one pipelined iteration.
     std::vector<std::string> jam_helper_init_order;
+    /// The kernel inputs in external memory (m_axi) the helper reads indexed by `jam_loop` (a
+    /// Conv's weights and bias): at a jam, each is copied per block (`in` at `jam_outer`, a local buffer
+    /// of the block's J x Cin x KH x KW weights loaded by one burst), so the J jammed reads hit
+    /// on-chip banks instead of one port.
+    std::vector<std::string> jam_copy_inputs;
 };
 
 /// The knobs of one filter.
@@ -98,7 +103,10 @@ constexpr int64_t kMaxUnroll = 64;
 /// unroll-and-jam knob of every order whose unrolled loop is in the filter's own Func (not a
 /// helper computed inside it): in the stage whose innermost loop (after the order's reorder)
 /// is the unrolled loop, the nearest pure loop outside it, when its trip count has divisors in
-/// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. Pure.
+/// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. An output-channel jam
+/// copies per block the inputs `extracted` has in external memory (Input buffers with an
+/// OffChip channel: run place-weights on it first) that a stage of its helper reads indexed by
+/// the jam loop (OrderOption::jam_copy_inputs). Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
@@ -109,7 +117,8 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// range): each node's order transforms and, for a factor > 1, its unroll directives. The
 /// all-zero point is the empty schedule (the default design). A jam factor J > 1 adds, after
 /// the order's transforms, the split of the jam loop by J, the reorder `jam_order` and the
-/// complete HLS unroll of the inner loop. Pure.
+/// complete HLS unroll of the inner loop (an output-channel jam: also the helper's reorders and
+/// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
 /// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2"; only nodes off the

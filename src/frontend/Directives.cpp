@@ -38,7 +38,7 @@ const std::vector<std::pair<std::string, Halide::TailStrategy>> &tail_strategies
 // in the (sorted) order the JSON form keeps them.
 const std::vector<std::string> kDirectiveKeys = {"dataflow", "inline",   "interface", "partition",
                                                  "ping_pong", "pipeline", "stream",    "unroll"};
-const std::vector<std::string> kTransformKeys = {"compute_at", "compute_root", "schedule", "storage", "store_at"};
+const std::vector<std::string> kTransformKeys = {"compute_at", "compute_root", "in", "schedule", "storage", "store_at"};
 
 std::string directive_key(Directive::Kind kind) {
     switch (kind) {
@@ -61,6 +61,7 @@ std::string transform_key(LoopTransform::Kind kind) {
     case LoopTransform::Kind::StoreAt: return "store_at";
     case LoopTransform::Kind::ComputeRoot: return "compute_root";
     case LoopTransform::Kind::ReorderStorage: return "storage";
+    case LoopTransform::Kind::In: return "in";
     default: return "schedule";
     }
 }
@@ -264,6 +265,21 @@ private:
             t.stage = -1;
             if (v.contains("stage")) t.stage = static_cast<int>(integer(v["stage"], where + ".stage", 0, 64));
             schedule_.add(t);
+        } else if (key == "in") {
+            for (auto &item : items(v, where)) {
+                const json &p = item.second;
+                const std::string &w = item.first;
+                keys(p, w, {"input", "func", "loop", "stage"}, {"input", "func", "loop"});
+                LoopTransform c = t;
+                c.origin = origin(w);
+                c.kind = LoopTransform::Kind::In;
+                c.input = name(p["input"], w + ".input");
+                c.at_func = name(p["func"], w + ".func");
+                c.at_loop = name(p["loop"], w + ".loop");
+                c.stage = -1;
+                if (p.contains("stage")) c.stage = static_cast<int>(integer(p["stage"], w + ".stage", 0, 64));
+                schedule_.add(c);
+            }
         } else if (key == "compute_root") {
             t.kind = LoopTransform::Kind::ComputeRoot;
             if (boolean(v, where)) schedule_.add(t);
@@ -580,6 +596,17 @@ HlsSchedule &HlsSchedule::compute_at(const Halide::Func &func, const Halide::Fun
     return add(t);
 }
 
+HlsSchedule &HlsSchedule::copy_in(const Halide::Func &func, const std::string &input, const Halide::Func &at,
+                                  const std::string &loop, int at_stage) {
+    LoopTransform t = api_transform(LoopTransform::Kind::In, func, 0,
+                                    "copy_in(" + func.name() + ", " + input + ", " + at.name() + ", " + loop + ")");
+    t.input = input;
+    t.at_func = at.name();
+    t.at_loop = loop;
+    t.stage = at_stage;
+    return add(t);
+}
+
 HlsSchedule &HlsSchedule::store_at(const Halide::Func &func, const Halide::Func &at, const std::string &loop,
                                    int at_stage) {
     LoopTransform t = api_transform(LoopTransform::Kind::StoreAt, func, 0,
@@ -610,7 +637,7 @@ bool Directive::operator==(const Directive &o) const {
 bool LoopTransform::operator==(const LoopTransform &o) const {
     return kind == o.kind && func == o.func && stage == o.stage && loops == o.loops && loop == o.loop &&
            outer == o.outer && inner == o.inner && fused == o.fused && at_func == o.at_func && at_loop == o.at_loop &&
-           factor == o.factor && tail == o.tail;
+           factor == o.factor && tail == o.tail && input == o.input;
 }
 
 bool HlsSchedule::operator==(const HlsSchedule &o) const {
@@ -673,6 +700,10 @@ json transform_json(const LoopTransform &t) {
         p = {{"func", t.at_func}, {"loop", t.at_loop}};
         if (t.stage >= 0) p["stage"] = t.stage;
         return p;
+    case LoopTransform::Kind::In:
+        p = {{"input", t.input}, {"func", t.at_func}, {"loop", t.at_loop}};
+        if (t.stage >= 0) p["stage"] = t.stage;
+        return p;
     case LoopTransform::Kind::ComputeRoot: return true;
     }
     if (t.kind == LoopTransform::Kind::ReorderStorage) return p;
@@ -688,7 +719,7 @@ json transform_json(const LoopTransform &t) {
 }
 
 bool is_list_key(const std::string &key) {
-    return key == "pipeline" || key == "unroll" || key == "partition" || key == "schedule";
+    return key == "pipeline" || key == "unroll" || key == "partition" || key == "schedule" || key == "in";
 }
 
 }  // namespace

@@ -108,6 +108,55 @@ TEST(DseFlow, LenetDesignPassesCsimAndBeatsTheNaiveOne) {
 // channels x 2 pixels (the Gemms in the "reduction outside" order). Through --directives it passes C-sim against the Halide JIT, both convs'
 // loops stay at II 1 (infer-partitions banks the accumulators and weights) and the interval
 // beats the best point the space had without the jam (139,453 cycles, estimate).
+// LeNet-5 with every weight in external memory (`--weights axi`): conv2's jam of 8 channels
+// reads 8 weights (and 8 biases in the accumulator's initialization) per pipelined iteration,
+// one m_axi port each (II 8), unless the block's weights and biases are copied on chip at the
+// block loop (`in` at `coo`, what `flowhls dse` writes for such inputs): then every pipelined
+// loop of conv2 is at II 1 and the design matches the test data.
+TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
+    test::TempDir dir;
+    const std::string jam = R"(
+  "/conv2/Conv": {"schedule": [{"split": {"factor": 8, "inner": "coi", "loop": "co", "outer": "coo"}},
+                               {"reorder": ["coi", "ox", "oy", "coo", "n"]}],
+                  "unroll": [{"factor": 0, "loop": "coi"}]},
+  "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
+                      COPY
+                      "schedule": [{"reorder": ["ox", "kx", "ky", "ci"], "stage": 1},
+                                   {"reorder": ["co", "ox", "kx", "ky", "ci", "oy", "n"], "stage": 1},
+                                   {"reorder": ["co", "ox", "oy", "n"]}],
+                      "unroll": [{"factor": 0, "loop": "co"}]})";
+    auto with = [&](const std::string &copy) {
+        std::string s = jam;
+        s.replace(s.find("COPY"), 4, copy);
+        return "{" + s + "}";
+    };
+    std::ofstream(dir / "port.json") << with("");
+    std::ofstream(dir / "copy.json") << with(R"("in": [{"input": "conv2.weight", "func": "/conv2/Conv", "loop": "coo"},
+                                                    {"input": "conv2.bias", "func": "/conv2/Conv", "loop": "coo"}],)");
+    auto conv2_iis = [](const nlohmann::json &r) {
+        std::vector<int64_t> iis;
+        for (const auto &f : r["filters"]) {
+            if (f["name"] != "conv2") continue;
+            for (const auto &l : f["loops"]) {
+                if (l["pipelined"].get<bool>()) iis.push_back(l["ii"].get<int64_t>());
+            }
+        }
+        return iis;
+    };
+    std::string out;
+    // buffer-inputs would copy these small weights whole first: off, they stay on their ports.
+    const std::string common = "compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs ";
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "port.json") + " -o " + (dir / "p"), &out), 0) << out;
+    std::vector<int64_t> port = conv2_iis(report(dir / "p"));
+    EXPECT_NE(std::find(port.begin(), port.end(), 8), port.end()) << out;  // 8 weight reads, one port
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "copy.json") + " --csim -o " + (dir / "c"), &out), 0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    std::vector<int64_t> copied = conv2_iis(report(dir / "c"));
+    ASSERT_FALSE(copied.empty());
+    for (int64_t ii : copied) EXPECT_EQ(ii, 1) << out;
+}
+
 TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
     test::TempDir dir;
     const std::string schedule = R"({

@@ -12,6 +12,7 @@
 #include "frontend/halide/Intake.h"
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
+#include "transforms/PlaceWeights.h"
 
 #include <gtest/gtest.h>
 
@@ -261,6 +262,34 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
     int64_t without = conv1_latency(estimate_program(unjammed, options));
     EXPECT_GT(with, 0);
     EXPECT_LT(with * 5, without * 2) << with << " vs " << without;  // measured 139,453 -> 46,597
+}
+
+// With its weights in external memory (place-weights Axi), a conv's output-channel jam copies
+// the block's weights on chip at the block loop (`in` at `coo`), so the J jammed weight reads
+// hit J banks instead of one m_axi port; with the weights in ROMs it does not.
+TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(p), HlsTarget::Vitis));
+    EXPECT_TRUE(build_space(p, g).nodes[0].orders[1].jam_copy_inputs.empty());  // ROMs: nothing to copy
+    WeightOptions axi;
+    axi.placement = WeightPlacement::Axi;
+    place_weights(g, axi);
+    DesignSpace s = build_space(p, g);
+    const NodeKnobs *conv1 = node(s, "conv1");
+    ASSERT_NE(conv1, nullptr);
+    EXPECT_EQ(conv1->orders[1].jam_copy_inputs, (std::vector<std::string>{"w_conv1_bias", "w_conv1_weight"}));
+    PointChoices c(s.nodes.size());
+    c[static_cast<size_t>(conv1 - s.nodes.data())] = {1, 0, 2};  // 3 channels
+    std::string json = write_schedule_json(point_schedule(s, c));
+    EXPECT_NE(json.find("    \"in\": [\n"
+                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1_bias\",\"loop\":\"coo\"},\n"
+                        "      {\"func\":\"/conv1/Conv\",\"input\":\"w_conv1_weight\",\"loop\":\"coo\"}\n"
+                        "    ],\n"),
+              std::string::npos)
+        << json;
+    EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, c));
+    c[static_cast<size_t>(conv1 - s.nodes.data())].jam = 0;  // no jam: no copy
+    EXPECT_EQ(write_schedule_json(point_schedule(s, c)).find("\"in\""), std::string::npos);
 }
 
 // A conv of the zoo (ResNet-18 on 64x64 inputs, ctest fixture zoo_export_dse; skipped

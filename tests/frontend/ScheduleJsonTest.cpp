@@ -22,7 +22,7 @@ const char *kEverything = R"({
                          {"reorder": ["coi", "coo", "oxi", "oxo", "oy", "n"]},
                          {"fuse": {"inner": "oy", "outer": "n", "fused": "row"}}],
             "storage": ["co", "ox", "oy", "n"], "pipeline": [{"loop": "oxi", "ii": 2}], "stream": true},
-  "conv1#acc": {"compute_at": {"func": "conv1", "loop": "oxo"},
+  "conv1#acc": {"compute_at": {"func": "conv1", "loop": "oxo"}, "in": {"input": "w", "func": "conv1", "loop": "coo"},
                 "schedule": [{"stage": 1, "split": {"loop": "ci", "outer": "cio", "inner": "cii", "factor": 4}},
                              {"stage": 1, "reorder": ["coi", "ox", "kx", "ky", "cii", "cio"]},
                              {"stage": 1, "unroll": {"loop": "kx", "factor": 3}}],
@@ -36,7 +36,7 @@ const char *kEverything = R"({
 
 TEST(ScheduleJson, ReaderParsesLoopTransformations) {
     HlsSchedule s = parse_directives_json(kEverything, "s.json");
-    ASSERT_EQ(s.transforms().size(), 11u);
+    ASSERT_EQ(s.transforms().size(), 12u);
     const LoopTransform &split = s.transforms()[0];
     EXPECT_EQ(split.kind, LoopTransform::Kind::Split);
     EXPECT_EQ(split.func, "conv1");
@@ -45,8 +45,17 @@ TEST(ScheduleJson, ReaderParsesLoopTransformations) {
     EXPECT_EQ(split.factor, 8);
     EXPECT_EQ(split.origin, "s.json: conv1.schedule[0]");
     EXPECT_EQ(s.transforms()[1].tail, Halide::TailStrategy::GuardWithIf);
-    int compute_at = 0, stage1 = 0;
+    int compute_at = 0, stage1 = 0, in = 0;
     for (const LoopTransform &t : s.transforms()) {
+        if (t.kind == LoopTransform::Kind::In) {
+            in++;
+            EXPECT_EQ(t.func, "conv1#acc");
+            EXPECT_EQ(t.input, "w");
+            EXPECT_EQ(t.at_func, "conv1");
+            EXPECT_EQ(t.at_loop, "coo");
+            EXPECT_EQ(t.stage, -1);
+            continue;
+        }
         if (t.kind == LoopTransform::Kind::ComputeAt) {
             compute_at++;
             EXPECT_EQ(t.func, "conv1#acc");
@@ -57,6 +66,7 @@ TEST(ScheduleJson, ReaderParsesLoopTransformations) {
         if (t.func == "conv1#acc" && t.kind != LoopTransform::Kind::ComputeAt) stage1 += t.stage == 1;
     }
     EXPECT_EQ(compute_at, 1);
+    EXPECT_EQ(in, 1);
     EXPECT_EQ(stage1, 3);
 }
 
@@ -68,6 +78,7 @@ TEST(ScheduleJson, WriterRoundTripsAndIsCanonical) {
     EXPECT_EQ(write_schedule_json(back), text);
     // One directive or transformation per line; targets and keys sorted.
     EXPECT_TRUE(has(text, "  \"conv1#acc\": {\n    \"compute_at\": {\"func\":\"conv1\",\"loop\":\"oxo\"},\n")) << text;
+    EXPECT_TRUE(has(text, "    \"in\": [\n      {\"func\":\"conv1\",\"input\":\"w\",\"loop\":\"coo\"}\n    ],\n")) << text;
     EXPECT_TRUE(has(text, "      {\"split\":{\"factor\":4,\"inner\":\"cii\",\"loop\":\"ci\",\"outer\":\"cio\"},\"stage\":1},\n"))
         << text;
     EXPECT_LT(text.find("\"A\""), text.find("\"conv1\""));
@@ -125,6 +136,7 @@ TEST(ScheduleJson, BadEntriesNameTheKeyPath) {
         {R"({"f": {"schedule": {"reorder": ["x", "y"]}}})", "f.schedule: expected a list of steps, got object"},
         {R"({"f": {"compute_at": {"func": "g"}}})", "f.compute_at: missing key 'loop'"},
         {R"({"f": {"storage": []}})", "f.storage: expected a non-empty list of loop names"},
+        {R"({"f": {"in": {"func": "g", "loop": "x"}}})", "f.in: missing key 'input'"},
         {R"({"f": {"compute_root": 1}})", "f.compute_root: expected true or false"},
     };
     for (const auto &c : cases) {
@@ -148,6 +160,8 @@ TEST(ScheduleJson, TransformationsHalideOrTheProgramRefuseExitWithTwo) {
         {R"({"C_out": {"storage": ["j", "k"]}})", "C_out.storage: Func 'C_out' has no dimension 'k' (its dimensions: j, i)"},
         {R"({"C_out": {"schedule": [{"split": {"loop": "j", "outer": "i", "inner": "ji", "factor": 2}}]}})",
          "C_out.schedule[0]: Halide refuses the split: Error: In schedule for C_out, can't create var i using a split"},
+        {R"({"C_out": {"in": {"input": "D", "func": "C_out", "loop": "i"}}})",
+         "C_out.in: Func 'C_out' reads no kernel input 'D' (it reads: C, A, B)"},
     };
     test::TempDir dir;
     for (const auto &c : cases) {

@@ -12,6 +12,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
 #include "support/OutputDir.h"
+#include "transforms/PlaceWeights.h"
 #include "support/Text.h"
 
 #include <nlohmann/json.hpp>
@@ -126,7 +127,14 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     {
         HalideProgram copy = isolated_copy(program);
         apply_loop_schedule(copy);
-        o.space = dse::build_space(program, extract_filters(lower_for_hls(copy, options.target)));
+        // The weights place-weights puts in external memory: the space copies a jam's block of them.
+        FilterGraph graph = extract_filters(lower_for_hls(copy, options.target));
+        WeightOptions weights;
+        weights.placement = options.weights;
+        weights.bram_bytes = o.device.capacity.bram18k * o.device.bram18k_bits / 8;
+        weights.part = o.device.part;
+        place_weights(graph, weights);
+        o.space = dse::build_space(program, graph);
     }
     dse::SearchOptions so;
     so.seed = settings.seed;

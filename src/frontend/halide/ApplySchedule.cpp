@@ -1,9 +1,10 @@
-// apply_loop_schedule: split/reorder/fuse/unroll/compute_at/store_at/compute_root/reorder_storage by name.
+// apply_loop_schedule: split/reorder/fuse/unroll/compute_at/store_at/compute_root/reorder_storage/in by name.
 #include "frontend/halide/ApplySchedule.h"
 #include "flowhls/Error.h"
 #include "frontend/halide/Intake.h"
 #include "support/Names.h"
 #include "support/Text.h"
+#include "transforms/LegalizeNames.h"
 
 #include <map>
 
@@ -24,7 +25,7 @@ class Applier {
 public:
     explicit Applier(HalideProgram &program)
         : funcs_(pipeline_functions(program)), by_base_(functions_by_base_name(program)),
-          aliases_(program.directive_aliases) {}
+          aliases_(program.directive_aliases), program_(program) {}
 
     void apply(const LoopTransform &t) {
         Halide::Func f(resolve(t, t.func));
@@ -55,6 +56,13 @@ public:
                 else f.store_at(level);
                 break;
             }
+            case LoopTransform::Kind::In: {
+                Halide::Func copy = input_func(t, f).in(f);
+                Halide::Func at(resolve(t, t.at_func));
+                int at_stage = t.stage < 0 ? static_cast<int>(at.function().updates().size()) : t.stage;
+                copy.compute_at(Halide::LoopLevel(at, loop(t, at, at_stage, t.at_loop), t.stage));
+                break;
+            }
             case LoopTransform::Kind::ComputeRoot: f.compute_root(); break;
             case LoopTransform::Kind::ReorderStorage: {
                 std::vector<Halide::Var> dims;
@@ -78,6 +86,7 @@ private:
     std::map<std::string, Function> funcs_;
     std::map<std::string, Function> by_base_;  // functions_by_base_name
     const std::map<std::string, std::string> &aliases_;
+    const HalideProgram &program_;
 
     [[noreturn]] void fail(const LoopTransform &t, const std::string &what) const { throw Error(t.origin + ": " + what); }
 
@@ -133,6 +142,34 @@ private:
         }
         fail(t, "Func '" + f.name() + "' stage " + std::to_string(s) + " has no loop '" + name + "' (its loops, innermost first: " +
                     join(names) + ")");
+    }
+
+    // The Func through which `reader` reads kernel input `t.input` (a view of it, as the ONNX
+    // importer's `VALUE_in` or the ImageParam's `NAME_im`, input_viewed_by): the input named as
+    // the parameter, as its C identifier, or by ONNX name (weights are `w_NAME`).
+    Halide::Func input_func(const LoopTransform &t, const Halide::Func &reader) const {
+        class Calls : public Halide::Internal::IRVisitor {
+        public:
+            std::vector<Function> called;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Halide::Internal::Call *op) override {
+                if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) called.emplace_back(op->func);
+                IRVisitor::visit(op);
+            }
+        } calls;
+        reader.function().accept(&calls);
+        std::vector<std::string> read;
+        for (const Function &g : calls.called) {
+            std::string p = input_viewed_by(program_, g);
+            if (p.empty() || std::find(read.begin(), read.end(), p) != read.end()) continue;
+            read.push_back(p);
+            for (const std::string &n : {t.input, "w_" + t.input}) {
+                if (n == p || c_identifier(n) == c_identifier(p)) return Halide::Func(g);
+            }
+        }
+        fail(t, "Func '" + reader.name() + "' reads no kernel input '" + t.input + "' (it reads: " + join(read) + ")");
     }
 
     // A new loop `name` made from `from` (a reduction loop's parts are reduction loops).

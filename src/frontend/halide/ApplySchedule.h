@@ -7,7 +7,8 @@ namespace flowhls {
 
 /// Contract: applies `program.directives.transforms()` in order to `program`'s Funcs with
 /// Halide's scheduling primitives (split, reorder, fuse, unroll, compute_at, store_at,
-/// compute_root, reorder_storage). Funcs are named by Halide name or by a
+/// compute_root, reorder_storage; `in`: the reader's view of a kernel input wrapped by Halide's
+/// `in(reader)` and computed at a loop, or an error naming the inputs it reads). Funcs are named by Halide name or by a
 /// `program.directive_aliases` name (ONNX node and value names, `NODE#acc`); loops by variable
 /// name (the new loops of earlier splits included; `k` also names a one-dimensional RDom's
 /// `k$x`). Changes the schedules of the program's Functions in place: call it on an

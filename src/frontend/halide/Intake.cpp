@@ -252,6 +252,25 @@ std::map<std::string, Function> functions_by_base_name(const HalideProgram &prog
     return out;
 }
 
+std::string input_viewed_by(const HalideProgram &program, const Function &f) {
+    if (!f.updates().empty() || f.definition().values().size() != 1) return "";
+    const auto *c = f.definition().values()[0].as<Halide::Internal::Call>();
+    if (!c || c->args.size() != f.args().size()) return "";
+    for (size_t i = 0; i < c->args.size(); i++) {
+        const auto *v = c->args[i].as<Halide::Internal::Variable>();
+        if (!v || v->name != f.args()[i]) return "";
+    }
+    if (c->call_type == Halide::Internal::Call::Halide && c->func.defined()) {
+        return input_viewed_by(program, Function(c->func));  // the ImageParam's `NAME_im`
+    }
+    for (const ProgramInput &in : program.inputs) {
+        if (c->call_type == Halide::Internal::Call::Image && c->param.defined() && c->param.name() == in.param.name()) {
+            return in.param.name();
+        }
+    }
+    return "";
+}
+
 Halide::Target hls_lowering_target() {
     Halide::Target t(Halide::Target::Linux, Halide::Target::X86, 64);
     return t.with_feature(Halide::Target::NoAsserts)

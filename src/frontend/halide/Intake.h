@@ -40,6 +40,11 @@ std::map<std::string, Halide::Internal::Function> pipeline_functions(const Halid
 /// one Halide made first (the smaller `$N`) has it.
 std::map<std::string, Halide::Internal::Function> functions_by_base_name(const HalideProgram &program);
 
+/// The kernel input of `program` that Func `f` is a plain view of (its only definition reads
+/// the input's parameter at f's own arguments, directly or through such views: the
+/// ImageParam's `NAME_im`, the ONNX importer's `VALUE_in`), by parameter name; "" otherwise.
+std::string input_viewed_by(const HalideProgram &program, const Halide::Internal::Function &f);
+
 /// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
 /// schedules, missing or non-positive shapes, unsupported types), naming the Func and the
 /// feature. Throws flowhls::Error.
