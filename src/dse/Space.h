@@ -44,6 +44,12 @@ struct OrderOption {
     /// The helper's initialization (stage 0) with the same loop innermost, so that it also
     /// writes the block's channels in one pipelined iteration.
     std::vector<std::string> jam_helper_init_order;
+    /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
+    /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
+    /// convolution or pool reading it takes it from a FIFO through a ring of rows
+    /// (window-buffers). Its name is "hwc"; the search never flips a node into or out of it
+    /// alone (the layout pays along a whole chain).
+    bool hwc = false;
 };
 
 /// The knobs of one filter.
@@ -83,6 +89,9 @@ using PointChoices = std::vector<Choice>;
 /// unrolled loop, the jam factor for the jam loop, else 1.
 int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var);
 
+/// The index of the "hwc" order of `n` (OrderOption::hwc), -1 when it has none.
+int hwc_order(const NodeKnobs &n);
+
 /// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
 constexpr int64_t kMaxUnroll = 64;
 
@@ -98,7 +107,18 @@ constexpr int64_t kMaxUnroll = 64;
 /// unroll-and-jam knob of every order whose unrolled loop is in the filter's own Func (not a
 /// helper computed inside it): in the stage whose innermost loop (after the order's reorder)
 /// is the unrolled loop, the nearest pure loop outside it, when its trip count has divisors in
-/// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. Pure.
+/// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. Last, the order "hwc"
+/// (OrderOption::hwc) of every filter whose Func has 4 arguments [x, y, c, n] (innermost
+/// first) and one pure definition: (a) other than an ONNX Conv: the reorder [c, x, y, n], its
+/// unroll the channel loop c (none when an accumulation helper, a pool's, is computed inside);
+/// (b) an ONNX Conv whose accumulation is a helper with
+/// the pure loops x and c in its update: the filter reordered [c, x, y, n], the helper computed
+/// at the filter's y and its update reordered [x, c, reductions..., rest] (a whole row of all
+/// channels per y, the reduction outside x and c: no recurrence), the unroll x (in the helper
+/// only) and the jam of the helper's c (split by J into `co`, `ci` names `VARo`/`VARi`, the
+/// point loop innermost, unrolled completely): J output channels per pipelined iteration
+/// without changing the filter's HWC order, unlike the output-channel jam of "reduction
+/// outside", which moves the block loop of c outside y. Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
