@@ -122,11 +122,18 @@ private:
             slowest = std::max(slowest, work[i]);
         }
         slowest_ = slowest;
+        balanced_series("balanced");
+    }
+
+    // The balanced series in the orders order_ from the latencies work_: targets W/2, W/4, ...
+    // (W = slowest_) without jams, until a point exceeds the DSP budget or does not lower the
+    // interval.
+    void balanced_series(const std::string &origin) {
         int64_t last_interval = 0;
-        for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
+        for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
             PointChoices c = target_point(target, false, maxed);
-            if (add(c, "balanced") && result_.points.back().ok) {
+            if (add(c, origin) && result_.points.back().ok) {
                 const EvaluatedPoint &p = result_.points.back();
                 // Smaller targets only take more DSPs once the budget is exceeded, or once the
                 // interval stops improving (the slowest filter is at its largest factor).
@@ -313,8 +320,8 @@ private:
 
     // The streaming-layout series ("hwc"), when some node offers the order "hwc" and the budget
     // binds (the whole ping-pong feature maps are what the layout saves): the point where
-    // every node that has it takes "hwc" (the others their faster order), then the jam series
-    // in those orders, targets from the filters' latencies at that point. Whole model only:
+    // every node that has it takes "hwc" (the others their faster order), then the balanced and
+    // the jam series in those orders, targets from the filters' latencies at that point. Whole model only:
     // one layout for every 4-D map, so that every convolution's producer writes HWC.
     void hwc_series() {
         bool any = false;
@@ -339,6 +346,7 @@ private:
             if (w > 0) work_[i] = w;
             slowest_ = std::max(slowest_, work_[i]);
         }
+        balanced_series("hwc balanced");
         jam_series(std::vector<Mode>(space_.nodes.size(), Mode::Both), "hwc jam");
         order_ = saved_order;
         work_ = saved_work;

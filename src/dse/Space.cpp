@@ -59,6 +59,27 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
     return 0;
 }
 
+// A reorder of stage `stage` of the Func keyed `func` to `loops` (innermost first).
+LoopTransform reorder_of(const std::string &func, int stage, std::vector<std::string> loops) {
+    LoopTransform t;
+    t.kind = LoopTransform::Kind::Reorder;
+    t.func = func;
+    t.stage = stage;
+    t.loops = std::move(loops);
+    return t;
+}
+
+// The compute_at of the Func keyed `func` at loop `loop` of the Func keyed `at`.
+LoopTransform compute_at_of(const std::string &func, const std::string &at, const std::string &loop) {
+    LoopTransform t;
+    t.kind = LoopTransform::Kind::ComputeAt;
+    t.func = func;
+    t.at_func = at;
+    t.at_loop = loop;
+    t.stage = -1;
+    return t;
+}
+
 void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
@@ -119,13 +140,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
             const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
             legal = args.size() >= 2 && args[0] == pv;
             if (legal) {
-                LoopTransform at;
-                at.kind = LoopTransform::Kind::ComputeAt;
-                at.func = acc_key;
-                at.at_func = n.key;
-                at.at_loop = args[1];
-                at.stage = -1;
-                outside.transforms.push_back(at);
+                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[1]));
                 trip = trip_of(loops, filter, 0, pv);
             }
         }
@@ -265,16 +280,6 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
-// A reorder of stage `stage` of the Func keyed `func` to `loops` (innermost first).
-LoopTransform reorder_of(const std::string &func, int stage, std::vector<std::string> loops) {
-    LoopTransform t;
-    t.kind = LoopTransform::Kind::Reorder;
-    t.func = func;
-    t.stage = stage;
-    t.loops = std::move(loops);
-    return t;
-}
-
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -323,14 +328,8 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     }
     // The helper computes a whole row of all channels per y, x innermost, then c, then the
     // reductions (the accumulation's recurrence distance is x's trip times c's).
-    LoopTransform at;
-    at.kind = LoopTransform::Kind::ComputeAt;
-    at.func = acc_key;
-    at.at_func = n.key;
-    at.at_loop = args[1];
-    at.stage = -1;
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
-    o.transforms = {at, layout, acc_order};
+    o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
     o.unroll_loop = args[0];
     o.unroll_keys = {acc_key};
     o.factors = unroll_factors(trip_of(loops, n.filter, 0, args[0]));

@@ -132,8 +132,8 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// complete HLS unroll of the inner loop. Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
-/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2"; only nodes off the
-/// default; `/jJ` only for a jam), "naive" for the all-zero point.
+/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1"; only nodes
+/// off the default; `/jJ` only for a jam), "naive" for the all-zero point.
 std::string point_text(const DesignSpace &space, const PointChoices &choices);
 
 }  // namespace flowhls::dse

@@ -457,6 +457,73 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
     EXPECT_EQ(r.points[r.chosen].choices[1].jam, 0) << pareto_csv(s, r);
 }
 
+// The streaming-layout series: two filters whose maps need 1,000 BRAM18K each as ping-pong
+// buffers and 100 in the "hwc" layout (the order's reorder marks it in the schedule). With a
+// BRAM budget of 1,500 no point without the layout fits: the series starts from the point
+// where both take "hwc" and the chosen point has the layout on both; with a budget of 5,000
+// the budget does not bind and the layout is not explored.
+TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "default";
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1, 2, 4, 8};
+        n.orders.push_back(o);
+        o.name = "hwc";
+        o.hwc = true;
+        o.unroll_loop = "c";
+        LoopTransform layout;
+        layout.kind = LoopTransform::Kind::Reorder;
+        layout.func = n.key;
+        layout.loops = {"c", "x", "y", "n"};
+        o.transforms = {layout};
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    ASSERT_EQ(hwc_order(s.nodes[0]), 1);
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 2; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1;
+            bool hwc = false;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == name) u = d.value;
+            }
+            for (const LoopTransform &t : schedule.transforms()) hwc = hwc || t.func == name;
+            FilterEstimate f;
+            f.name = name;
+            f.latency = 64000 / u;
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += 5 * u;
+            e.total.bram18k += hwc ? 100 : 1000;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 12;
+    o.budget.bram18k = 1500;
+    SearchResult r = explore(s, model, o);
+    bool series = false;
+    for (const EvaluatedPoint &p : r.points) series = series || p.origin == "hwc";
+    EXPECT_TRUE(series) << pareto_csv(s, r);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].choices[0].order, 1) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].choices[1].order, 1) << pareto_csv(s, r);
+    EXPECT_LT(r.points[r.chosen].interval, 64000) << pareto_csv(s, r);  // unrolled in the layout
+    o.budget.bram18k = 5000;
+    r = explore(s, model, o);
+    for (const EvaluatedPoint &p : r.points) {
+        EXPECT_EQ(p.choices[0].order + p.choices[1].order, 0) << pareto_csv(s, r);
+    }
+}
+
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
 // over its unroll factor (x4 in the default order: the recurrence), 5 DSP per unit of unroll.
 DesignSpace toy_space() {
