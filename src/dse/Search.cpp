@@ -31,11 +31,12 @@ public:
         PointChoices naive(space_.nodes.size());
         add(naive, "naive");
         PointChoices outside = naive;
-        for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = space_.nodes[i].orders.size() > 1 ? 1 : 0;
+        for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = has_outside(space_.nodes[i]) ? 1 : 0;
         add(outside, "reduction outside");
         balanced();
         jam_series();
         mixed_series();
+        hwc_series();
         neighbourhood();
         mark_front_and_choice();
         return std::move(result_);
@@ -57,6 +58,8 @@ private:
         }
         return k;
     }
+    // Whether node `n` offers the "reduction outside" order (orders[1], not the layout "hwc").
+    static bool has_outside(const NodeKnobs &n) { return n.orders.size() > 1 && !n.orders[1].hwc; }
     bool full() const { return static_cast<int>(result_.points.size()) >= options_.max_points; }
 
     // Evaluates `c` unless it was evaluated already or the budget of points is spent; returns
@@ -113,17 +116,24 @@ private:
             const std::string &f = space_.nodes[i].filter;
             int64_t w0 = result_.points[0].ok ? latency(0, f) : 0;
             int64_t w1 = result_.points.size() > 1 && result_.points[1].ok ? latency(1, f) : 0;
-            bool outside = space_.nodes[i].orders.size() > 1 && w1 > 0 && (w0 == 0 || w1 < w0);
+            bool outside = has_outside(space_.nodes[i]) && w1 > 0 && (w0 == 0 || w1 < w0);
             order[i] = outside ? 1 : 0;
             work[i] = outside ? w1 : w0;
             slowest = std::max(slowest, work[i]);
         }
         slowest_ = slowest;
+        balanced_series("balanced");
+    }
+
+    // The balanced series in the orders order_ from the latencies work_: targets W/2, W/4, ...
+    // (W = slowest_) without jams, until a point exceeds the DSP budget or does not lower the
+    // interval.
+    void balanced_series(const std::string &origin) {
         int64_t last_interval = 0;
-        for (int64_t target = slowest / 2; target >= 1 && !full(); target /= 2) {
+        for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
             PointChoices c = target_point(target, false, maxed);
-            if (add(c, "balanced") && result_.points.back().ok) {
+            if (add(c, origin) && result_.points.back().ok) {
                 const EvaluatedPoint &p = result_.points.back();
                 // Smaller targets only take more DSPs once the budget is exceeded, or once the
                 // interval stops improving (the slowest filter is at its largest factor).
@@ -296,6 +306,53 @@ private:
         if (differs) jam_series(allow, "mix");
     }
 
+    // Whether the budget binds: no point fits, or some point over the budget is faster than
+    // every point that fits.
+    bool budget_binds() const {
+        int64_t fit = -1, over = -1;
+        for (const EvaluatedPoint &p : result_.points) {
+            if (!p.ok) continue;
+            int64_t &best = p.fits ? fit : over;
+            if (best < 0 || p.interval < best) best = p.interval;
+        }
+        return fit < 0 || (over >= 0 && over < fit);
+    }
+
+    // The streaming-layout series ("hwc"), when some node offers the order "hwc" and the budget
+    // binds (the whole ping-pong feature maps are what the layout saves): the point where
+    // every node that has it takes "hwc" (the others their faster order), then the balanced and
+    // the jam series in those orders, targets from the filters' latencies at that point. Whole model only:
+    // one layout for every 4-D map, so that every convolution's producer writes HWC.
+    void hwc_series() {
+        bool any = false;
+        for (const NodeKnobs &n : space_.nodes) any = any || hwc_order(n) >= 0;
+        if (!any || order_.empty() || full() || !budget_binds()) return;
+        std::vector<int> order = order_;
+        for (size_t i = 0; i < order.size(); i++) {
+            if (hwc_order(space_.nodes[i]) >= 0) order[i] = hwc_order(space_.nodes[i]);
+        }
+        PointChoices start(space_.nodes.size());
+        for (size_t i = 0; i < order.size(); i++) start[i].order = order[i];
+        add(start, "hwc");
+        int p = find(start);
+        if (p < 0 || !result_.points[p].ok) return;
+        std::vector<int> saved_order = order_;
+        std::vector<int64_t> saved_work = work_;
+        int64_t saved_slowest = slowest_;
+        order_ = order;
+        slowest_ = 0;
+        for (size_t i = 0; i < order.size(); i++) {
+            int64_t w = latency(static_cast<size_t>(p), space_.nodes[i].filter);
+            if (w > 0) work_[i] = w;
+            slowest_ = std::max(slowest_, work_[i]);
+        }
+        balanced_series("hwc balanced");
+        jam_series(std::vector<Mode>(space_.nodes.size(), Mode::Both), "hwc jam");
+        order_ = saved_order;
+        work_ = saved_work;
+        slowest_ = saved_slowest;
+    }
+
     // The neighbours of point `p`: one node one unroll step up or down, or its order flipped
     // (the unroll factor kept as close as the other order allows). The first is the step up
     // on the point's slowest filter.
@@ -327,7 +384,7 @@ private:
                 jam_down[i].jam--;
                 out.push_back({jam_down, false});
             }
-            if (n.orders.size() > 1) {
+            if (has_outside(n) && !n.orders[c[i].order].hwc) {
                 PointChoices flip = c;
                 flip[i].order = 1 - c[i].order;
                 const std::vector<int64_t> &other = n.orders[flip[i].order].factors;

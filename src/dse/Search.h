@@ -32,7 +32,8 @@ struct SearchOptions {
 /// One evaluated point.
 struct EvaluatedPoint {
     PointChoices choices;
-    /// How the search reached it: "naive", "balanced", "jam", "mix", "neighbour of 3".
+    /// How the search reached it: "naive", "balanced", "jam", "mix", "hwc",
+    /// "hwc balanced", "hwc jam", "neighbour of 3".
     std::string origin;
     bool ok = false;      ///< compiled; `error` says why not
     std::string error;
@@ -68,11 +69,15 @@ struct SearchResult {
 /// first among equal parallelism) until a point exceeds the budget, then at most 6 bisection
 /// steps of the target between the last point that fitted and the first that did not;
 /// (4b) per-filter mixes ("mix"): per target with a balanced and a jam point, each node takes
-/// the choice of the point where its filter was faster; (5)
+/// the choice of the point where its filter was faster; (4c) the streaming layout ("hwc",
+/// "hwc jam"), when some node offers the order "hwc" and the budget binds (no point fits, or
+/// one over the budget is faster than every one that fits): every such node in "hwc" without
+/// unroll or jam, then the balanced and the jam series in those orders; (5)
 /// ScaleHLS-style neighbourhood search: repeatedly a frontier point (one that fits when some
 /// does) is picked with splitmix64 and its unevaluated neighbour on its slowest filter (one
 /// unroll step up), or a random neighbour (one node one unroll or jam step up or down, or its
-/// order flipped; never beyond kMaxUnroll in all), is evaluated; until options.max_points
+/// order flipped between "default" and "reduction outside", never into or out of "hwc"; never
+/// beyond kMaxUnroll in all), is evaluated; until options.max_points
 /// points or no frontier point has unevaluated neighbours. Marks the frontier and the chosen point. Pure apart from `evaluate`.
 SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options);
 

@@ -60,11 +60,52 @@ int64_t trip_of(const std::vector<GraphLoop> &loops, const std::string &func, in
     return 0;
 }
 
+// A reorder of stage `stage` of the Func keyed `func` to `loops` (innermost first).
+LoopTransform reorder_of(const std::string &func, int stage, std::vector<std::string> loops) {
+    LoopTransform t;
+    t.kind = LoopTransform::Kind::Reorder;
+    t.func = func;
+    t.stage = stage;
+    t.loops = std::move(loops);
+    return t;
+}
+
+// The compute_at of the Func keyed `func` at loop `loop` of the Func keyed `at`.
+LoopTransform compute_at_of(const std::string &func, const std::string &at, const std::string &loop) {
+    LoopTransform t;
+    t.kind = LoopTransform::Kind::ComputeAt;
+    t.func = func;
+    t.at_func = at;
+    t.at_loop = loop;
+    t.stage = -1;
+    return t;
+}
+
 void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
                                          const Function &acc, const std::string &var);
+
+// The accumulation of a filter whose loops are `loops`: the first Func of the filter with an
+// update whose innermost loop is a reduction loop and that has a pure loop (null: none); its
+// base name and the update's stage in `name`, `stage`.
+const Function *find_accumulation(const std::map<std::string, Function> &funcs, const std::vector<GraphLoop> &loops,
+                                  std::string &name, int &stage) {
+    for (const GraphLoop &l : loops) {
+        auto it = funcs.find(l.func);
+        if (it == funcs.end() || l.stage == 0) continue;
+        std::vector<Dim> dims = stage_dims(it->second, l.stage);
+        bool pure = false;
+        for (const Dim &d : dims) pure = pure || !d.is_rvar();
+        if (!dims.empty() && dims[0].is_rvar() && pure) {
+            name = it->first;
+            stage = l.stage;
+            return &it->second;
+        }
+    }
+    return nullptr;
+}
 
 // The knobs of filter `filter` whose loops are `loops`.
 // `funcs` is keyed by base name (functions_by_base_name), as are filters and `loops`.
@@ -77,23 +118,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     std::string node = origin == program.onnx_origins.end() ? "" : origin->second.node;
     n.key = key_of(program, filter, node);
     auto fit = funcs.find(filter);
-    // The accumulation: the first Func of the filter with an update whose innermost loop is a
-    // reduction loop and that has a pure loop.
-    const Function *acc = nullptr;
-    std::string acc_name;  // its base name
+    std::string acc_name;  // the accumulation's base name
     int acc_stage = 0;
-    for (const GraphLoop &l : loops) {
-        auto it = funcs.find(l.func);
-        if (it == funcs.end() || l.stage == 0 || acc) continue;
-        std::vector<Dim> dims = stage_dims(it->second, l.stage);
-        bool pure = false;
-        for (const Dim &d : dims) pure = pure || !d.is_rvar();
-        if (!dims.empty() && dims[0].is_rvar() && pure) {
-            acc = &it->second;
-            acc_name = it->first;
-            acc_stage = l.stage;
-        }
-    }
+    const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     OrderOption plain;
     plain.name = "default";
     if (acc) {
@@ -117,13 +144,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
             const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
             legal = args.size() >= 2 && args[0] == pv;
             if (legal) {
-                LoopTransform at;
-                at.kind = LoopTransform::Kind::ComputeAt;
-                at.func = acc_key;
-                at.at_func = n.key;
-                at.at_loop = args[1];
-                at.stage = -1;
-                outside.transforms.push_back(at);
+                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[1]));
                 trip = trip_of(loops, filter, 0, pv);
             }
         }
@@ -266,6 +287,66 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
+// The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
+// one pure definition (build_space's contract): appended to n.orders.
+void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
+                   const std::vector<GraphLoop> &loops) {
+    auto fit = funcs.find(n.filter);
+    if (fit == funcs.end() || n.orders.empty()) return;
+    const Function &f = fit->second;
+    std::vector<std::string> args;
+    for (const std::string &a : f.args()) args.push_back(loop_var(a));
+    if (args.size() != 4 || !f.updates().empty()) return;
+    std::vector<std::string> names = reordered(stage_dims(f, 0), nullptr), sorted = args;
+    std::sort(names.begin(), names.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (names != sorted) return;
+    OrderOption o;
+    o.name = "hwc";
+    o.hwc = true;
+    LoopTransform layout = reorder_of(n.key, 0, {args[2], args[0], args[1], args[3]});
+    std::string acc_name;
+    int acc_stage = 0;
+    const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
+    auto origin = program.onnx_origins.find(n.filter);
+    if (!acc || origin == program.onnx_origins.end() || origin->second.op != "Conv") {
+        // The reorder only (models/reduction_schedule.py --hwc); a helper (a pool's) stays
+        // computed per output element, so the channel loop is unrolled only without one.
+        o.transforms = {layout};
+        o.unroll_loop = args[2];
+        o.unroll_keys = {n.key};
+        o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(trip_of(loops, n.filter, 0, args[2]));
+        n.orders.push_back(o);
+        return;
+    }
+    std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
+    std::vector<Dim> dims = stage_dims(*acc, acc_stage);
+    std::vector<std::string> acc_loops = {args[0], args[2]};
+    bool x = false, c = false;
+    for (const Dim &d : dims) {
+        x = x || (!d.is_rvar() && loop_var(d.var) == args[0]);
+        c = c || (!d.is_rvar() && loop_var(d.var) == args[2]);
+        if (d.is_rvar()) acc_loops.push_back(loop_var(d.var));
+    }
+    if (!x || !c || acc_loops.size() < 3) return;
+    for (const Dim &d : dims) {
+        std::string v = loop_var(d.var);
+        if (!d.is_rvar() && v != args[0] && v != args[2]) acc_loops.push_back(v);
+    }
+    // The helper computes a whole row of all channels per y, x innermost, then c, then the
+    // reductions (the accumulation's recurrence distance is x's trip times c's).
+    LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
+    o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
+    o.unroll_loop = args[0];
+    o.unroll_keys = {acc_key};
+    o.factors = unroll_factors(trip_of(loops, n.filter, 0, args[0]));
+    std::vector<std::string> after = reordered(dims, &acc_order);
+    if (after.size() > 1 && after[1] == args[2]) {
+        set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]));
+    }
+    n.orders.push_back(o);
+}
+
 // The loop variable an index expression is, "" when it is not a plain variable.
 std::string index_var(const Halide::Expr &e) {
     const auto *v = e.as<Halide::Internal::Variable>();
@@ -375,6 +456,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         for (OrderOption &o : n.orders) {
             if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
         }
+        add_hwc_order(n, program, funcs, loops);
         bool some = false;
         for (const OrderOption &o : n.orders) {
             some = some || o.factors.size() > 1 || !o.transforms.empty() || o.jams.size() > 1;
@@ -383,6 +465,13 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
     }
     link_nodes(space, funcs);
     return space;
+}
+
+int hwc_order(const NodeKnobs &n) {
+    for (size_t i = 0; i < n.orders.size(); i++) {
+        if (n.orders[i].hwc) return static_cast<int>(i);
+    }
+    return -1;
 }
 
 int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var) {
@@ -490,7 +579,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
         if (choices[i] == Choice()) continue;
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
-        t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (choices[i].order ? "outside" : "default") +
+        t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (o.hwc ? "hwc" : choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
     }

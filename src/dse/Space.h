@@ -49,6 +49,12 @@ struct OrderOption {
     /// of the block's J x Cin x KH x KW weights loaded by one burst), so the J jammed reads hit
     /// on-chip banks instead of one port.
     std::vector<std::string> jam_copy_inputs;
+    /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
+    /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
+    /// convolution or pool reading it takes it from a FIFO through a ring of rows
+    /// (window-buffers). Its name is "hwc"; the search never flips a node into or out of it
+    /// alone (the layout pays along a whole chain).
+    bool hwc = false;
 };
 
 /// The knobs of one filter.
@@ -88,6 +94,9 @@ using PointChoices = std::vector<Choice>;
 /// unrolled loop, the jam factor for the jam loop, else 1.
 int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var);
 
+/// The index of the "hwc" order of `n` (OrderOption::hwc), -1 when it has none.
+int hwc_order(const NodeKnobs &n);
+
 /// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
 constexpr int64_t kMaxUnroll = 64;
 
@@ -106,7 +115,18 @@ constexpr int64_t kMaxUnroll = 64;
 /// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. An output-channel jam
 /// copies per block the inputs `extracted` has in external memory (Input buffers with an
 /// OffChip channel: run place-weights on it first) that a stage of its helper reads indexed by
-/// the jam loop (OrderOption::jam_copy_inputs). Pure.
+/// the jam loop (OrderOption::jam_copy_inputs). Last, the order "hwc"
+/// (OrderOption::hwc) of every filter whose Func has 4 arguments [x, y, c, n] (innermost
+/// first) and one pure definition: (a) other than an ONNX Conv: the reorder [c, x, y, n], its
+/// unroll the channel loop c (none when an accumulation helper, a pool's, is computed inside);
+/// (b) an ONNX Conv whose accumulation is a helper with
+/// the pure loops x and c in its update: the filter reordered [c, x, y, n], the helper computed
+/// at the filter's y and its update reordered [x, c, reductions..., rest] (a whole row of all
+/// channels per y, the reduction outside x and c: no recurrence), the unroll x (in the helper
+/// only) and the jam of the helper's c (split by J into `co`, `ci` names `VARo`/`VARi`, the
+/// point loop innermost, unrolled completely): J output channels per pipelined iteration
+/// without changing the filter's HWC order, unlike the output-channel jam of "reduction
+/// outside", which moves the block loop of c outside y; no per-block weight copy there. Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
@@ -121,8 +141,8 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
-/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2"; only nodes off the
-/// default; `/jJ` only for a jam), "naive" for the all-zero point.
+/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1"; only nodes
+/// off the default; `/jJ` only for a jam), "naive" for the all-zero point.
 std::string point_text(const DesignSpace &space, const PointChoices &choices);
 
 }  // namespace flowhls::dse

@@ -87,12 +87,14 @@ TEST(Space, LenetKnobsUseOnnxNodeNames) {
     EXPECT_EQ(fc1->orders[1].factors.back(), 60);  // divisors of 120 up to 64
     const NodeKnobs *conv2 = node(s, "conv2");
     ASSERT_NE(conv2, nullptr);
-    ASSERT_EQ(conv2->orders.size(), 2u);
+    ASSERT_EQ(conv2->orders.size(), 3u);  // default, reduction outside, hwc
     EXPECT_EQ(conv2->orders[1].transforms[1].loops, (std::vector<std::string>{"ox", "kx", "ky", "ci"}));
     const NodeKnobs *relu = node(s, "Relu");
     ASSERT_NE(relu, nullptr);
-    EXPECT_EQ(relu->orders.size(), 1u);
+    ASSERT_EQ(relu->orders.size(), 2u);  // default, hwc
     EXPECT_EQ(relu->orders[0].unroll_loop, "ox");
+    EXPECT_TRUE(relu->orders[1].hwc);
+    EXPECT_EQ(relu->orders[1].unroll_loop, "co");  // the channels, innermost in HWC
 }
 
 // Halide names the Funcs of a program built a second time in one process `tmp$1`, `D$1`, ...:
@@ -195,7 +197,7 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
     DesignSpace s = space_of(p);
     const NodeKnobs *conv1 = node(s, "conv1");
     ASSERT_NE(conv1, nullptr);
-    ASSERT_EQ(conv1->orders.size(), 2u);
+    ASSERT_EQ(conv1->orders.size(), 3u);
     EXPECT_TRUE(conv1->orders[0].jams.empty());  // default order: the helper per pixel
     const OrderOption &o = conv1->orders[1];
     EXPECT_EQ(o.jam_key, "/conv1/Conv");
@@ -290,6 +292,71 @@ TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
     EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, c));
     c[static_cast<size_t>(conv1 - s.nodes.data())].jam = 0;  // no jam: no copy
     EXPECT_EQ(write_schedule_json(point_schedule(s, c)).find("\"in\""), std::string::npos);
+}
+
+// The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all
+// take it (no unroll, no jam) is exactly models/reduction_schedule.py's schedule with --hwc
+// and one tile per row (`--distance 100000 --min-tile 100000`), its Gemm entries left out
+// (the Gemms stay in their default order here). Its jam splits the helper's channel loop
+// inside the row, so the filter keeps writing HWC.
+TEST(SpaceHwc, LenetHwcPointIsTheScriptsHwcSchedule) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = space_of(p);
+    PointChoices c(s.nodes.size());
+    int layouts = 0;
+    for (size_t i = 0; i < s.nodes.size(); i++) {
+        int h = hwc_order(s.nodes[i]);
+        if (h < 0) continue;
+        EXPECT_EQ(s.nodes[i].orders[h].name, "hwc");
+        c[i].order = h;
+        layouts++;
+    }
+    EXPECT_EQ(layouts, 6);  // conv1, relu, pool, conv2, relu, pool
+    // models/reduction_schedule.py models/lenet5/model.onnx --hwc --distance 100000
+    // --min-tile 100000, without its three "/fcN/Gemm#acc" entries.
+    const std::string script =
+        "{\"/MaxPool\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/MaxPool_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/Relu\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/Relu_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/conv1/Conv\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/conv1/Conv#acc\": {\"compute_at\": {\"func\":\"/conv1/Conv\",\"loop\":\"oy\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"ox\",\"co\",\"kx\",\"ky\",\"ci\",\"oy\",\"n\"],\"stage\":1}]},\n"
+        " \"/conv2/Conv\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/conv2/Conv#acc\": {\"compute_at\": {\"func\":\"/conv2/Conv\",\"loop\":\"oy\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"ox\",\"co\",\"kx\",\"ky\",\"ci\",\"oy\",\"n\"],\"stage\":1}]}}\n";
+    EXPECT_EQ(write_schedule_json(point_schedule(s, c)), write_schedule_json(parse_directives_json(script, "hwc.json")));
+    // conv2 in HWC with 4 output channels per pipelined iteration and ox unrolled by 2.
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    const OrderOption &o = conv2->orders[hwc_order(*conv2)];
+    EXPECT_EQ(o.unroll_loop, "ox");
+    EXPECT_EQ(o.unroll_keys, (std::vector<std::string>{"/conv2/Conv#acc"}));
+    EXPECT_EQ(o.jam_key, "/conv2/Conv#acc");
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"coi", "ox", "coo", "kx", "ky", "ci", "oy", "n"}));
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+    size_t n2 = conv2 - s.nodes.data();
+    c[n2].unroll = 1;
+    c[n2].jam = 2;
+    EXPECT_EQ(point_text(s, c).find("conv2:hwc/u2/j4") != std::string::npos, true) << point_text(s, c);
+    std::string json = write_schedule_json(point_schedule(s, c));
+    EXPECT_NE(json.find("{\"split\":{\"factor\":4,\"inner\":\"coi\",\"loop\":\"co\",\"outer\":\"coo\"},\"stage\":1}"),
+              std::string::npos) << json;
+    EXPECT_NE(json.find("{\"reorder\":[\"coi\",\"ox\",\"coo\",\"kx\",\"ky\",\"ci\",\"oy\",\"n\"],\"stage\":1}"),
+              std::string::npos) << json;
+    // The design compiles; with the layout the maps between the convs and pools go through
+    // rings of rows (window-buffers) and the estimate needs fewer BRAM18K than without.
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    HalideProgram hwc = p, plain = p;
+    hwc.directives.append(point_schedule(s, c));
+    for (size_t i = 0; i < s.nodes.size(); i++) {
+        if (c[i].order > 0) c[i] = {s.nodes[i].orders.size() > 2 ? 1 : 0, 0, 0};  // reduction outside, no layout
+    }
+    plain.directives.append(point_schedule(s, c));
+    DesignEstimate with = estimate_program(hwc, options), without = estimate_program(plain, options);
+    EXPECT_LT(with.total.bram18k, without.total.bram18k) << with.total.bram18k << " vs " << without.total.bram18k;
 }
 
 // A conv of the zoo (ResNet-18 on 64x64 inputs, ctest fixture zoo_export_dse; skipped
@@ -417,6 +484,73 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
     EXPECT_LT(best_mix, std::min(best_balanced, best_jam)) << pareto_csv(s, r);
     ASSERT_GE(r.chosen, 0);
     EXPECT_EQ(r.points[r.chosen].choices[1].jam, 0) << pareto_csv(s, r);
+}
+
+// The streaming-layout series: two filters whose maps need 1,000 BRAM18K each as ping-pong
+// buffers and 100 in the "hwc" layout (the order's reorder marks it in the schedule). With a
+// BRAM budget of 1,500 no point without the layout fits: the series starts from the point
+// where both take "hwc" and the chosen point has the layout on both; with a budget of 5,000
+// the budget does not bind and the layout is not explored.
+TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "default";
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1, 2, 4, 8};
+        n.orders.push_back(o);
+        o.name = "hwc";
+        o.hwc = true;
+        o.unroll_loop = "c";
+        LoopTransform layout;
+        layout.kind = LoopTransform::Kind::Reorder;
+        layout.func = n.key;
+        layout.loops = {"c", "x", "y", "n"};
+        o.transforms = {layout};
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    ASSERT_EQ(hwc_order(s.nodes[0]), 1);
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 2; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1;
+            bool hwc = false;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == name) u = d.value;
+            }
+            for (const LoopTransform &t : schedule.transforms()) hwc = hwc || t.func == name;
+            FilterEstimate f;
+            f.name = name;
+            f.latency = 64000 / u;
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += 5 * u;
+            e.total.bram18k += hwc ? 100 : 1000;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 12;
+    o.budget.bram18k = 1500;
+    SearchResult r = explore(s, model, o);
+    bool series = false;
+    for (const EvaluatedPoint &p : r.points) series = series || p.origin == "hwc";
+    EXPECT_TRUE(series) << pareto_csv(s, r);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].choices[0].order, 1) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].choices[1].order, 1) << pareto_csv(s, r);
+    EXPECT_LT(r.points[r.chosen].interval, 64000) << pareto_csv(s, r);  // unrolled in the layout
+    o.budget.bram18k = 5000;
+    r = explore(s, model, o);
+    for (const EvaluatedPoint &p : r.points) {
+        EXPECT_EQ(p.choices[0].order + p.choices[1].order, 0) << pareto_csv(s, r);
+    }
 }
 
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
