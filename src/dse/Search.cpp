@@ -459,15 +459,20 @@ private:
             objectives.push_back(result_.points[i].objectives());
         }
         for (size_t i : pareto_front(objectives)) result_.points[ok[i]].pareto = true;
+        int64_t fastest = -1;
+        for (const EvaluatedPoint &p : result_.points) {
+            if (p.ok && p.fits && (fastest < 0 || p.interval < fastest)) fastest = p.interval;
+        }
+        const double limit = static_cast<double>(fastest) * (1.0 + options_.interval_tolerance);
         for (size_t i = 0; i < result_.points.size(); i++) {
             const EvaluatedPoint &p = result_.points[i];
-            if (!p.ok || !p.fits) continue;
+            if (!p.ok || !p.fits || static_cast<double>(p.interval) > limit) continue;
             if (result_.chosen < 0) {
                 result_.chosen = static_cast<int>(i);
                 continue;
             }
             const EvaluatedPoint &best = result_.points[result_.chosen];
-            if (p.interval < best.interval || (p.interval == best.interval && p.total.dsp < best.total.dsp)) {
+            if (p.total.dsp < best.total.dsp || (p.total.dsp == best.total.dsp && p.interval < best.interval)) {
                 result_.chosen = static_cast<int>(i);
             }
         }
