@@ -177,8 +177,10 @@ std::string CPrinter::expr(const Expr &e) const {
     return binary(e);
 }
 
-std::string CPrinter::fixed_read(const std::string &name, const std::string &text, Halide::Type t) const {
-    if (!t.is_float() || t.lanes() != 1) return text;
+std::string CPrinter::fixed_read(const std::string &name, const std::string &raw_text, Halide::Type t) const {
+    if (!t.is_float() || t.lanes() != 1) return raw_text;
+    auto rom = fixed.raw_roms.find(name);
+    const std::string text = rom != fixed.raw_roms.end() ? "flowhls_fx_raw<" + rom->second + ">(" + raw_text + ")" : raw_text;
     if (fixed.computes_fixed() && fixed.float_buffers.count(name)) return "((" + fixed.data_type + ")" + text + ")";
     if (!fixed.computes_fixed() && fixed.fixed_buffers.count(name)) return "flowhls_f32(" + text + ")";
     return text;

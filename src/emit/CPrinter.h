@@ -67,6 +67,8 @@ std::string c_literal(const Halide::Expr &constant, FloatLiteralForm floats = Fl
 struct FixedPrinting {
     std::string value_type, data_type;
     std::set<std::string> float_buffers, fixed_buffers;
+    /// ROMs holding the integers of a fixed-point type (ROM -> type): read with flowhls_fx_raw.
+    std::map<std::string, std::string> raw_roms;
     bool computes_fixed() const { return !value_type.empty(); }
 };
 

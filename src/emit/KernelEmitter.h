@@ -58,6 +58,9 @@ public:
     virtual std::map<std::string, std::string> buffer_types(const FilterGraph &) const { return {}; }
     /// Lines of kernel.h before the ROM declarations (includes and typedefs of those types).
     virtual std::string header_definitions(const FilterGraph &) const { return ""; }
+    /// The fixed-point format whose integers (graph/Precision's fixed_raw) ROM `b` holds
+    /// instead of its float values; disabled (the values as literals) by default.
+    virtual FixedFormat rom_format(const FilterGraph &, const Buffer &) const { return {}; }
 };
 
 /// How a target's kernel source looks.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 namespace flowhls {
@@ -92,6 +93,18 @@ std::map<std::string, const Filter *> fixed_buffers(const FilterGraph &g) {
         }
     }
     return out;
+}
+
+int64_t fixed_raw(const FixedFormat &f, double v) {
+    const double top = std::ldexp(1.0, f.width - 1) - 1, bottom = -std::ldexp(1.0, f.width - 1);
+    if (std::isnan(v)) return static_cast<int64_t>(top);
+    double scaled = std::ldexp(v, f.fraction());  // exact: a power of two
+    if (scaled >= top) return static_cast<int64_t>(top);
+    if (scaled <= bottom) return static_cast<int64_t>(bottom);
+    double fl = std::floor(scaled), rest = scaled - fl;
+    int64_t q = static_cast<int64_t>(fl);
+    if (rest > 0.5 || (rest == 0.5 && (q & 1) != 0)) q++;
+    return std::min<int64_t>(q, static_cast<int64_t>(top));
 }
 
 int stored_bits(const FilterGraph &g, const Buffer &b) {

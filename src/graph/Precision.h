@@ -4,6 +4,7 @@
 #include "flowhls/Precision.h"
 #include "graph/FilterGraph.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -20,6 +21,10 @@ void assign_precision(FilterGraph &g, const PrecisionOptions &p);
 /// the float ROMs such a filter reads (the first such reader's). Kernel arguments stay float.
 /// Empty when no filter is fixed. Pure.
 std::map<std::string, const Filter *> fixed_buffers(const FilterGraph &g);
+
+/// The integer of value `v` in format `f` (v * 2^F rounded half to even, saturated; NaN the
+/// largest): the bits of the ap_fixed AMD's conversion (AP_RND_CONV, AP_SAT) gives.
+int64_t fixed_raw(const FixedFormat &f, double v);
 
 /// Bits of one element of buffer `b` as stored: its fixed format's width (fixed_buffers),
 /// else its type's.

@@ -99,7 +99,13 @@ class ap_fixed {
     static_assert(N == 0, "the ap_fixed stand-in has no saturation bits");
 
 public:
-    enum { F = W - I };
+    enum { F = W - I, width = W };
+    /// The value whose integer (value * 2^F) is `raw` (its low W bits).
+    static ap_fixed from_raw(long long raw) {
+        ap_fixed x;
+        x.raw_ = overflow_wrap(raw);
+        return x;
+    }
     ap_fixed() : raw_(0) {}
     template <typename T>
     ap_fixed(const T &x) : raw_(from(x)) {}  // NOLINT: implicit, as AMD's
@@ -119,6 +125,11 @@ private:
         if ((u >> (W - 1)) != 0) u |= ~mask;
         return static_cast<__int128>(u);
     }
+    static __int128 overflow_wrap(__int128 q) {
+        unsigned __int128 mask = (static_cast<unsigned __int128>(1) << W) - 1, u = static_cast<unsigned __int128>(q) & mask;
+        if ((u >> (W - 1)) != 0) u |= ~mask;
+        return static_cast<__int128>(u);
+    }
     static __int128 quantize(const flowhls_fx_value &v) {
         if (v.frac <= F) return overflow(v.raw * (static_cast<__int128>(1) << (F - v.frac)));
         int s = v.frac - F;
@@ -130,7 +141,7 @@ private:
         return overflow(q);
     }
     static __int128 from_double(double d) {
-        if (std::isnan(d)) return 0;
+        if (std::isnan(d)) return top();  // as AMD's (which also warns)
         double scaled = std::ldexp(d, F);
         // Beyond 2^(W+1) steps every mode but wrapping saturates; wrapping keeps the low bits.
         if (O == AP_SAT && std::fabs(scaled) >= std::ldexp(1.0, W + 1)) return scaled < 0 ? bottom() : top();

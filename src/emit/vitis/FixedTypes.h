@@ -11,9 +11,15 @@ namespace flowhls {
 
 /// Contract: the element types of the buffers of `g` holding fixed-point data, by name: the
 /// intermediate float buffers a filter with Filter::fixed writes (its data type, `<filter>_t`)
-/// and the float ROMs such a filter reads (the first reader's data type). Kernel arguments stay
+/// and the float ROMs such a filter reads (`ap_int<W>` of the first reader's data format W:
+/// the ROM holds the values' integers, fixed_raw, read back with flowhls_fx_raw; a ROM of
+/// ap_fixed initialized from float literals takes AMD's headers minutes to compile). Kernel arguments stay
 /// float. Empty when no filter is fixed. Pure.
 std::map<std::string, std::string> fixed_buffer_types(const FilterGraph &g);
+
+/// Contract: the fixed-point type of the values of those buffers (`<filter>_t`, ROMs too:
+/// fixed_buffer_types declares a ROM `ap_int<W>`, the integers of its values). Pure.
+std::map<std::string, std::string> fixed_value_types(const FilterGraph &g);
 
 /// Contract: kernel.h's lines for them: `#include <ap_fixed.h>` and two typedefs per fixed
 /// filter (`<filter>_t`, `<filter>_acc_t`, ap_fixed with AP_RND_CONV, AP_SAT) with a comment

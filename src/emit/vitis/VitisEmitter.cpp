@@ -5,6 +5,7 @@
 #include "emit/KernelEmitter.h"
 #include "emit/vitis/FixedTypes.h"
 #include "emit/vitis/PackDsp.h"
+#include "graph/Precision.h"
 
 #include <iomanip>
 #include <sstream>
@@ -123,6 +124,11 @@ public:
     }
     std::map<std::string, std::string> buffer_types(const FilterGraph &g) const override { return fixed_buffer_types(g); }
     std::string header_definitions(const FilterGraph &g) const override { return fixed_type_definitions(g); }
+    FixedFormat rom_format(const FilterGraph &g, const Buffer &b) const override {
+        if (b.kind != BufferKind::Constant) return {};
+        auto owner = fixed_buffers(g).find(b.name);
+        return owner != fixed_buffers(g).end() ? owner->second->fixed : FixedFormat();
+    }
     std::string top_pragmas(const FilterGraph &g) const override {
         std::ostringstream k;
         int bundle = 0;
