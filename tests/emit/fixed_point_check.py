@@ -15,11 +15,15 @@ to nearest (AP_RND_CONV) on a grid of 2^-F, F = W - I: error at most q = 2^-(F+1
 sums are exact in the accumulator (2F fraction bits) unless they saturate, which the check
 refuses (every activation and every sum of |w x| must stay inside the format's range). With e
 the error bound of a layer's input and x its float input:
-  Conv / Gemm:  e' = e * max_row sum|w|  +  q * K * (max|x| + e)  +  q (bias)  +  q (stored output)
+  Conv / Gemm:  e' = e * max_row sum|w|  +  q * (max_window sum|x| + K e)  +  q (bias)  +  q (stored output)
                 (K the terms of one output: weights each off by at most q)
   Relu, MaxPool, Flatten, Reshape: e' = e (a max or copy of grid values is on the grid)
   Softmax (in float on the converted inputs): e' = (exp(2e) - 1) + (K + 1) * 2^-(2F+1) + q
   the model input: e = q (converted to fixed point on entry).
+The worst-case bound compounds max_row sum|w| per layer and is loose for deep models; the test's
+tolerance is the smaller of it and a statistical one: the roundings independent and uniform
+(variance q^2/3), variances propagated the same way (sum w^2 var + sum x^2 q^2/3 + 2 q^2/3;
+Softmax sqrt(2) max(p) sigma + q/sqrt(3)), tolerance 6 sigma.
 Exit 0: all checks passed; 1: a check failed; 77: passed but AMD's headers are missing (the
 bit-for-bit comparison did not run).
 """
@@ -64,6 +68,7 @@ def error_bound(model, x_in, W, I):
     env = qdq_reference.run(body, {inp: x_in.astype(np.float64)})
     inits = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in model.graph.initializer}
     err = {inp: q}
+    var = {inp: q * q / 3}  # statistical: independent roundings, uniform in [-q, q]
     largest = np.abs(x_in).max()
     widest_sum = 0.0
     for n in body.graph.node:
@@ -77,20 +82,40 @@ def error_bound(model, x_in, W, I):
                 rows = np.abs(w) if attr(n, "transB", 0) else np.abs(w).T
             k = rows.shape[1]
             bias_max = np.abs(inits[n.input[2]]).max() if len(n.input) > 2 and n.input[2] else 0.0
-            e = e * rows.sum(axis=1).max() + q * k * (np.abs(x).max() + e) + 2 * q
-            widest_sum = max(widest_sum, rows.sum(axis=1).max() * (np.abs(x).max() + e) + bias_max)
+            # sum over one output's terms of |x|: exactly, per row (Gemm) or window (Conv)
+            if n.op_type == "Conv":
+                ones = np.ones((1,) + w.shape[1:])
+                a = {k2: attr(n, k2, d) for k2, d in (("strides", [1, 1]), ("pads", [0, 0, 0, 0]), ("dilations", [1, 1]))}
+                a["group"] = 1
+                xs = np.abs(x).sum(axis=1, keepdims=True) if attr(n, "group", 1) == 1 else None
+                if xs is None:
+                    fail("grouped Conv: the check has no error bound for it")
+                window = qdq_reference.conv(xs, ones[:, :1] * 1.0, None, a).max()
+            else:
+                window = np.abs(x).sum(axis=-1).max()
+            v = var[n.input[0]]
+            sq = qdq_reference.conv((x * x).sum(axis=1, keepdims=True), ones[:, :1] * 1.0, None, a).max() \
+                if n.op_type == "Conv" else (x * x).sum(axis=-1).max()
+            v = v * (rows * rows).sum(axis=1).max() + sq * q * q / 3 + 2 * q * q / 3
+            e = e * rows.sum(axis=1).max() + q * (window + k * e) + 2 * q
+            widest_sum = max(widest_sum, rows.sum(axis=1).max() * np.abs(x).max() + bias_max)
         elif n.op_type not in ("Relu", "MaxPool", "Flatten", "Reshape"):
             fail("op %s: the check has no error bound for it" % n.op_type)
+        else:
+            v = var[n.input[0]]
         err[n.output[0]] = e
-        largest = max(largest, np.abs(env[n.output[0]]).max() + e)
+        var[n.output[0]] = v
+        largest = max(largest, np.abs(env[n.output[0]]).max())
     out = env[body.graph.node[-1].output[0]]
     e = err[body.graph.node[-1].output[0]]
+    sigma = np.sqrt(var[body.graph.node[-1].output[0]])
     if trailing_softmax:
         k = out.shape[-1]
         z = np.exp(out - out.max(axis=-1, keepdims=True))
         out = z / z.sum(axis=-1, keepdims=True)
+        sigma = np.sqrt(2) * out.max() * sigma + q / np.sqrt(3)
         e = np.expm1(2 * e) + (k + 1) * 2.0 ** -(2 * F + 1) + q
-    return e, largest, widest_sum, out
+    return e, 6 * sigma, largest, widest_sum, out
 
 
 def main():
@@ -119,7 +144,7 @@ def main():
     with open(os.path.join(os.path.dirname(model_path), "test_data_set_0", "input_0.pb"), "rb") as f:
         t.ParseFromString(f.read())
     x_in = numpy_helper.to_array(t)
-    bound, largest, widest_sum, ref64 = error_bound(model, x_in, W, I)
+    bound, tol6, largest, widest_sum, ref64 = error_bound(model, x_in, W, I)
     if largest >= 2.0 ** (I - 1):
         fail("values up to %.3f do not fit fixed<%d,%d> (range +-%g): it saturates" % (largest, W, I, 2.0 ** (I - 1)))
     if widest_sum >= 2.0 ** (I + 9):
@@ -134,13 +159,14 @@ def main():
     err = np.abs(got - want).max()
     err64 = np.abs(got - ref64.reshape(want.shape)).max()
     # The expected data are float32 (Halide's JIT): allow its own rounding besides the bound.
-    tol = bound + 1e-5 + 1e-5 * np.abs(want).max()
+    tol = min(bound, tol6) + 1e-5 + 1e-5 * np.abs(want).max()
     rows = want.reshape(want.shape[0], -1)
     top_got, top_want = got.reshape(rows.shape).argmax(axis=1), rows.argmax(axis=1)
-    print("fixed<%d,%d>: max |error| %.6g vs float32 reference, %.6g vs float64; derived bound %.6g; "
-          "largest value %.3f; top-1 %s vs %s" % (W, I, err, err64, bound, largest, list(top_got), list(top_want)))
+    print("fixed<%d,%d>: max |error| %.6g vs float32 reference, %.6g vs float64; worst-case bound %.6g, "
+          "6-sigma tolerance %.6g; largest value %.3f; top-1 %s vs %s"
+          % (W, I, err, err64, bound, tol6, largest, list(top_got), list(top_want)))
     if err > tol:
-        fail("error %.6g above the derived bound %.6g" % (err, tol))
+        fail("error %.6g above the derived tolerance %.6g" % (err, tol))
     if not (top_got == top_want).all():
         fail("top-1 differs")
     if vendor_skipped:

@@ -126,8 +126,9 @@ public:
     std::string header_definitions(const FilterGraph &g) const override { return fixed_type_definitions(g); }
     FixedFormat rom_format(const FilterGraph &g, const Buffer &b) const override {
         if (b.kind != BufferKind::Constant) return {};
-        auto owner = fixed_buffers(g).find(b.name);
-        return owner != fixed_buffers(g).end() ? owner->second->fixed : FixedFormat();
+        const std::map<std::string, const Filter *> owners = fixed_buffers(g);
+        auto owner = owners.find(b.name);
+        return owner != owners.end() ? owner->second->fixed : FixedFormat();
     }
     std::string top_pragmas(const FilterGraph &g) const override {
         std::ostringstream k;
