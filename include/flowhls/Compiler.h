@@ -3,6 +3,7 @@
 
 #include "flowhls/HalideProgram.h"
 #include "flowhls/Passes.h"
+#include "flowhls/Precision.h"
 #include "flowhls/Target.h"
 
 #include <cstdint>
@@ -32,6 +33,9 @@ struct CompileOptions {
     /// Vitis: two int8 MACs of adjacent iterations sharing an operand computed with one wide
     /// multiply (one DSP, AMD WP486), written out in the C++ (docs/quantization.md).
     bool dsp_packing = true;
+    /// Vitis: float data in fixed point, ap_fixed<W,I> (--precision, docs/quantization.md
+    /// "Fixed point for float models"); default: float.
+    PrecisionOptions precision;
     /// Also print the filter graph after extraction to `dump_stream`.
     bool dump_graph = false;
     /// Print the graph after each pass named here to `dump_stream` ("all" for every pass).

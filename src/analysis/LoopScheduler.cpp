@@ -316,6 +316,7 @@ int64_t Scheduler::expr_time(const Expr &e) {
     int64_t start = on_path_mode ? -1 : seq;
     for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
     std::string op = operator_of(e, lets, &context.value_bits);
+    if (context.fixed_data_bits > 0) op = fixed_operator_of(e, op, lets, context.fixed_data_bits, context.fixed_acc_bits);
     if (!op.empty()) {
         operations[op]++;
         executed[op] += multiplier;

@@ -1,5 +1,6 @@
 // channel_of / filter_arrays / storage: the memory side of the QoR model.
 #include "analysis/MemoryModel.h"
+#include "graph/Precision.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -38,7 +39,7 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
         a.kind = channel_of(b).memory;
         a.partition = b.partition;
         a.size = b.size();
-        a.bits = b.type.bits();
+        a.bits = stored_bits(graph, b);
         if (a.kind == MemoryKind::LocalRam && a.size * a.bits <= device.register_threshold_bits) {
             a.kind = MemoryKind::Register;
         }
@@ -48,7 +49,7 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
         ArrayInfo a;
         a.partition = l.partition;
         a.size = l.size;
-        a.bits = l.type.bits();
+        a.bits = filter.fixed.enabled() && l.type.is_float() ? filter.fixed.width : l.type.bits();
         bool small = l.size * a.bits <= device.register_threshold_bits;
         a.kind = l.scalar || small || complete(l.partition) ? MemoryKind::Register : MemoryKind::LocalRam;
         arrays[l.name] = a;

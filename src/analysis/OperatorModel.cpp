@@ -191,6 +191,46 @@ std::string operator_of(const Expr &e, const std::map<std::string, Expr> &lets,
     return "imul" + std::to_string(bits <= 32 ? 32 : 64);
 }
 
+std::string fixed_operator_of(const Expr &e, const std::string &otherwise, const std::map<std::string, Expr> &lets,
+                              int data_bits, int acc_bits) {
+    Halide::Type t = e.type().element_of();
+    auto rounded = [](int bits) { return bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : bits <= 48 ? 48 : 64; };
+    auto compare = [&](const Expr &a) -> std::string {
+        if (!a.type().is_float()) return otherwise;
+        return acc_bits <= 32 ? "icmp32" : "icmp64";
+    };
+    if (const Cast *c = e.as<Cast>()) {
+        if (t.is_float() && !c->value.type().is_float()) return "";
+        return otherwise;
+    }
+    if (const EQ *c = e.as<EQ>()) return compare(c->a);
+    if (const NE *c = e.as<NE>()) return compare(c->a);
+    if (const LT *c = e.as<LT>()) return compare(c->a);
+    if (const LE *c = e.as<LE>()) return compare(c->a);
+    if (const GT *c = e.as<GT>()) return compare(c->a);
+    if (const GE *c = e.as<GE>()) return compare(c->a);
+    if (!t.is_float()) return otherwise;
+    if (e.as<Min>() || e.as<Max>()) return acc_bits <= 32 ? "icmp32" : "icmp64";
+    if (e.as<Add>() || e.as<Sub>()) return "iadd" + std::to_string(rounded(acc_bits + 1));
+    const Mul *m = e.as<Mul>();
+    if (!m) return otherwise;
+    if (is_const(m->a) || is_const(m->b)) return "iadd" + std::to_string(rounded(acc_bits + 1));
+    // A loaded value (directly or through a let) or a conversion holds the data format.
+    auto bits = [&](const Expr &x) {
+        const Variable *v = x.as<Variable>();
+        auto let = v ? lets.find(v->name) : lets.end();
+        Expr value = let != lets.end() ? let->second : x;
+        const Call *c = value.as<Call>();
+        if (c && c->is_intrinsic(Call::strict_float) && c->args.size() == 1) value = c->args[0];
+        return value.as<Load>() || value.as<Cast>() ? data_bits : acc_bits;
+    };
+    int a = bits(m->a), b = bits(m->b);
+    int tiles = dsp_tiles(a, b, a + b);
+    if (tiles == 1) return std::max(a, b) <= 8 ? "imul8" : "imul16";
+    if (tiles == 2) return "imul24";
+    return std::max(a, b) <= 32 ? "imul32" : "imul64";
+}
+
 bool is_constant_index_product(const Expr &e) {
     const Mul *m = e.as<Mul>();
     if (!m || !e.type().is_int()) return false;

@@ -34,6 +34,19 @@ std::string operator_of(const Halide::Expr &e);
 std::string operator_of(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &lets,
                         const std::map<std::string, int> *value_bits = nullptr);
 
+/// Contract: the operator of node `e` of a filter whose float values are in fixed point
+/// (--precision, data format `data`, sums in emit/vitis/FixedTypes's accumulator format of
+/// `acc_bits` bits): float sums and differences "iadd" by the accumulator's width (rounded as
+/// for integers); float products of two non-constant operands by the DSP48E2s of their widths
+/// (a loaded or converted operand, directly or through `lets`, `data_bits` bits, another
+/// `acc_bits`): one "imul8"/"imul16",
+/// two "imul24", more "imul32"/"imul64"; products by a constant as adders; float comparisons,
+/// min and max "icmp32"/"icmp64" by the accumulator's width; a conversion from an integer a
+/// wire; everything else (integer nodes, division, math functions, conversions to integers)
+/// `otherwise` (the operator_of the caller found). Pure.
+std::string fixed_operator_of(const Halide::Expr &e, const std::string &otherwise,
+                              const std::map<std::string, Halide::Expr> &lets, int data_bits, int acc_bits);
+
 /// Bits an integer operand holds (without the sign extension of a wider type): the proven
 /// width of a variable in `value_bits` (may be null), the source of a widening cast, a
 /// constant's own width, one more than the wider term of a sum or difference, the sum of a

@@ -2,6 +2,7 @@
 #include "analysis/QorEstimator.h"
 #include "analysis/DesignTiming.h"
 #include "analysis/HlsUnroll.h"
+#include "graph/Precision.h"
 #include "analysis/IntegerWidths.h"
 #include "analysis/LoopScheduler.h"
 #include "analysis/MemoryModel.h"
@@ -29,6 +30,10 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     context.arrays = filter_arrays(graph, filter, device);
     if (!filter.directives.empty()) context.directives = &filter.directives;
     for (const auto &kv : integer_widths(graph, filter)) context.value_bits[kv.first] = kv.second.bits;
+    if (filter.fixed.enabled()) {  // --precision
+        context.fixed_data_bits = filter.fixed.width;
+        context.fixed_acc_bits = filter.fixed.accumulator().width;
+    }
     // HLS unroll directives (and loops inside pipelined loops) as body copies.
     Stmt body = context.directives ? apply_hls_unroll(filter.body, filter.directives) : filter.body;
     FilterSchedule s = schedule_filter(body, context, device, options);
@@ -40,7 +45,11 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
     out.estimate.executed = s.executed;
     // A filter inlined into a sequential top function is loops of that function, not a function.
     bool own_function = !(filter.inline_function && !graph.dataflow.legal);
-    out.estimate.resources = filter_resources(s, filter.locals, device, own_function);
+    std::vector<LocalBuffer> locals = filter.locals;
+    for (LocalBuffer &l : locals) {  // --precision: float local arrays costed at the data width
+        if (filter.fixed.enabled() && l.type.is_float()) l.type = Halide::Int(filter.fixed.width);
+    }
+    out.estimate.resources = filter_resources(s, locals, device, own_function);
     out.units = filter_units(s);
     out.tail = s.tail;
     out.calls = s.calls;
@@ -71,14 +80,14 @@ void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate 
         c.reason = b.channel_reason;
         if (impl.memory == MemoryKind::Fifo) {
             c.words = b.stream_depth;
-            c.bram18k = fifo_bram18k(b.stream_depth, b.type.bits(), device);
+            c.bram18k = fifo_bram18k(b.stream_depth, stored_bits(graph, b), device);
             ControlCost fifo = device.control_cost("fifo");
             d.total.lut += fifo.lut;
             d.total.ff += fifo.ff;
         } else {
             c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
             if (!b.is_scalar()) {
-                Storage st = array_storage(b.size(), b.type.bits(), b.partition, device);
+                Storage st = array_storage(b.size(), stored_bits(graph, b), b.partition, device);
                 c.bram18k = st.bram18k * impl.copies;
                 c.uram = st.uram * impl.copies;
                 d.total.uram += c.uram;

@@ -22,6 +22,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "frontend/halide/Reference.h"
 #include "graph/ExtractFilters.h"
+#include "graph/Precision.h"
 #include "support/EmbeddedFiles.h"
 #include "support/Npy.h"
 #include "support/OutputDir.h"
@@ -159,6 +160,18 @@ FilterGraph pack_dsp(FilterGraph graph, const CompileOptions &options, const Dev
     return graph;
 }
 
+// Contract: `graph` with the fixed-point formats of --precision assigned to its filters
+// (assign_precision); unchanged when the options ask for none. Fixed point is Vitis-only:
+// PandA-Bambu is refused (flowhls::Error).
+FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
+    if (!options.precision.any()) return graph;
+    if (options.target != HlsTarget::Vitis) {
+        throw Error("--precision fixed<W,I> is Vitis-only for now (ap_fixed); PandA-Bambu keeps float");
+    }
+    assign_precision(graph, options.precision);
+    return graph;
+}
+
 // The QoR estimates of a compiled graph: the Vitis-calibrated model, and for PandA-Bambu its
 // own cycle model (Bambu schedules differently); `json` is report.json's text.
 struct ProjectEstimates {
@@ -215,7 +228,7 @@ std::vector<EmittedFile> code_and_report_files(const FilterGraph &graph, const H
                                                 render_svg(dataflow_dot(graph, estimates.design), staging))});
     for (const EmbeddedFile &f : runtime_support_files()) {
         // The hls::stream and ap_int stand-ins and the DSP packing helpers (ap_int) are C++.
-        bool cxx_only = f.path.rfind("csim/", 0) == 0 || f.path == "flowhls_pack.h";
+        bool cxx_only = f.path.rfind("csim/", 0) == 0 || f.path == "flowhls_pack.h" || f.path == "flowhls_fixed.h";
         if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
     }
     files.push_back({"graph.txt", print_graph(graph)});
@@ -361,7 +374,7 @@ DesignEstimate estimate_program(const HalideProgram &caller_program, const Compi
     HalideProgram program = isolated_copy(caller_program);
     apply_loop_schedule(program);
     Device device = load_device(options.device, options.clock_mhz);
-    FilterGraph graph = pack_dsp(compile_graph(program, options, device), options, device);
+    FilterGraph graph = fixed_point(pack_dsp(compile_graph(program, options, device), options, device), options);
     return estimate_design(graph, device, QorOptions());
 }
 
@@ -376,10 +389,12 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     Device device = load_device(options.device, options.clock_mhz);
     // A part PandA-Bambu has no characterization of is refused before any work.
     if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
+    if (options.precision.any() && options.target != HlsTarget::Vitis) fixed_point(FilterGraph(), options);
     std::optional<Resources> budget;
     if (!options.budget.empty()) budget = dse::parse_budget(options.budget, device);
     std::vector<std::string> interface_names;
-    FilterGraph graph = pack_dsp(compile_graph(program, options, device, &interface_names), options, device);
+    FilterGraph graph =
+        fixed_point(pack_dsp(compile_graph(program, options, device, &interface_names), options, device), options);
 
     ProjectEstimates estimates;
     std::vector<EmittedFile> files = code_and_report_files(graph, program, options, device, out.staging_path(), estimates);

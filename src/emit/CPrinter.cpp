@@ -140,8 +140,11 @@ std::string CPrinter::expr(const Expr &e) const {
     Halide::Type t = e.type();
     bool vector = t.lanes() != 1;
     if (vector && lane.empty()) unchecked("vector expression outside a vector statement: " + short_text(e));
+    if (e.as<FloatImm>() && fixed.computes_fixed() && !vector) {
+        return "((" + fixed.value_type + ")" + c_literal(e, dialect.floats) + ")";
+    }
     if (e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>()) return c_literal(e, dialect.floats);
-    if (const Variable *v = e.as<Variable>()) return vector ? v->name + "[" + lane + "]" : v->name;
+    if (const Variable *v = e.as<Variable>()) return vector ? v->name + "[" + lane + "]" : fixed_read(v->name, v->name, t);
     // One lane of a vector: a broadcast is its scalar, a ramp its base plus lane times stride.
     if (const Broadcast *b = e.as<Broadcast>()) return expr(b->value);
     if (const Ramp *r = e.as<Ramp>()) {
@@ -149,12 +152,18 @@ std::string CPrinter::expr(const Expr &e) const {
         return is_narrow_int(t.element_of()) ? "((" + c_type(t) + ")" + value + ")" : value;
     }
     if (e.as<Shuffle>() || e.as<VectorReduce>()) unchecked("vector shuffle or reduction: " + short_text(e));
-    if (const Cast *c = e.as<Cast>()) return "((" + c_type(t) + ")" + expr(c->value) + ")";
+    if (const Cast *c = e.as<Cast>()) {
+        if (fixed.computes_fixed() && !vector && t.is_float()) return "((" + fixed.value_type + ")" + expr(c->value) + ")";
+        if (fixed.computes_fixed() && !vector && c->value.type().is_float()) {
+            return "((" + c_type(t) + ")flowhls_f32(" + expr(c->value) + "))";
+        }
+        return "((" + c_type(t) + ")" + expr(c->value) + ")";
+    }
     if (const Load *l = e.as<Load>()) {
-        if (scalars.count(l->name)) return l->name;
-        if (streams.count(l->name)) return l->name + ".read()";
+        if (scalars.count(l->name)) return fixed_read(l->name, l->name, t);
+        if (streams.count(l->name)) return fixed_read(l->name, l->name + ".read()", t);
         std::string load = l->name + subscript(l->name, l->index);
-        if (is_const_one(l->predicate)) return load;
+        if (is_const_one(l->predicate)) return fixed_read(l->name, load, t);
         if (!vector) unchecked("predicated load: " + short_text(e));
         // Inactive lanes of a predicated load are unspecified; they read as zero.
         return "(" + expr(l->predicate) + " ? " + load + " : (" + c_type(t) + ")0)";
@@ -168,8 +177,24 @@ std::string CPrinter::expr(const Expr &e) const {
     return binary(e);
 }
 
+std::string CPrinter::fixed_read(const std::string &name, const std::string &raw_text, Halide::Type t) const {
+    if (!t.is_float() || t.lanes() != 1) return raw_text;
+    auto rom = fixed.raw_roms.find(name);
+    const std::string text = rom != fixed.raw_roms.end() ? "flowhls_fx_raw<" + rom->second + ">(" + raw_text + ")" : raw_text;
+    if (fixed.computes_fixed() && fixed.float_buffers.count(name)) return "((" + fixed.data_type + ")" + text + ")";
+    if (!fixed.computes_fixed() && fixed.fixed_buffers.count(name)) return "flowhls_f32(" + text + ")";
+    return text;
+}
+
+std::string CPrinter::stored(const std::string &name, const Expr &e) const {
+    std::string text = expr(e);
+    if (fixed.computes_fixed() && e.type().is_float() && fixed.float_buffers.count(name)) return "flowhls_f32(" + text + ")";
+    return text;
+}
+
 std::string CPrinter::arm(const Expr &e) const {
     std::string s = expr(e);
+    if (fixed.computes_fixed() && e.type().is_float() && e.type().lanes() == 1) return "((" + fixed.value_type + ")" + s + ")";
     if (value_types.empty() || e.type().is_float() || e.type().lanes() != 1) return s;
     return "((" + c_type(e.type()) + ")" + s + ")";
 }
@@ -194,13 +219,27 @@ std::string CPrinter::binary(const Expr &e) const {
     if (const Add *op = e.as<Add>()) return arith("+", op->a, op->b);
     if (const Sub *op = e.as<Sub>()) return arith("-", op->a, op->b);
     if (const Mul *op = e.as<Mul>()) return arith("*", op->a, op->b);
+    // Fixed point: max/min exact, division and modulo in float (no fixed-point form).
+    const bool fx = fixed.computes_fixed() && t.is_float() && e.type().lanes() == 1;
+    auto in_float = [&](const std::string &text) { return "((" + fixed.value_type + ")" + text + ")"; };
+    auto f32 = [&](const Expr &x) { return "flowhls_f32(" + expr(x) + ")"; };
     if (const Div *op = e.as<Div>()) {
+        if (fx) return in_float("(" + f32(op->a) + " / " + f32(op->b) + ")");
         if (t.is_float()) return "(" + expr(op->a) + " / " + expr(op->b) + ")";
         return helper("div", op->a, op->b);
     }
-    if (const Mod *op = e.as<Mod>()) return helper("mod", op->a, op->b);
-    if (const Min *op = e.as<Min>()) return helper("min", op->a, op->b);
-    if (const Max *op = e.as<Max>()) return helper("max", op->a, op->b);
+    if (const Mod *op = e.as<Mod>()) {
+        if (fx) return in_float("flowhls_mod_f32(" + f32(op->a) + ", " + f32(op->b) + ")");
+        return helper("mod", op->a, op->b);
+    }
+    if (const Min *op = e.as<Min>()) {
+        if (fx) return "flowhls_fx_min<" + fixed.value_type + ">(" + expr(op->a) + ", " + expr(op->b) + ")";
+        return helper("min", op->a, op->b);
+    }
+    if (const Max *op = e.as<Max>()) {
+        if (fx) return "flowhls_fx_max<" + fixed.value_type + ">(" + expr(op->a) + ", " + expr(op->b) + ")";
+        return helper("max", op->a, op->b);
+    }
     if (const EQ *op = e.as<EQ>()) return compare("==", op->a, op->b);
     if (const NE *op = e.as<NE>()) return compare("!=", op->a, op->b);
     if (const LT *op = e.as<LT>()) return compare("<", op->a, op->b);
@@ -299,8 +338,19 @@ bool c_call_supported(const Call *op) {
 }
 
 std::string CPrinter::call(const Call *op) const {
-    std::string text = call_text(op, [&](size_t i) { return expr(op->args.at(i)); },
+    // Fixed point: calls other than the pass-through intrinsics and `?:` compute in float.
+    bool through = op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+                   op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped) ||
+                   op->is_intrinsic(Call::strict_float) || op->is_intrinsic(Call::return_second) ||
+                   op->is_intrinsic(Call::if_then_else);
+    bool fx = fixed.computes_fixed() && op->type.lanes() == 1 && !through;
+    std::string text = call_text(op,
+                                 [&](size_t i) {
+                                     const Expr &a = op->args.at(i);
+                                     return fx && a.type().is_float() ? "flowhls_f32(" + expr(a) + ")" : expr(a);
+                                 },
                                  [&](size_t i) { return arm(op->args.at(i)); });
+    if (fx && op->type.is_float() && !text.empty()) text = "((" + fixed.value_type + ")" + text + ")";
     if (text.empty()) unchecked("call to '" + op->name + "' without a C form: " + short_text(Expr(op)));
     return text;
 }
@@ -463,11 +513,11 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         }
         if (!is_const_one(st->predicate)) unchecked("predicated scalar store");
         if (scalars.count(st->name)) {
-            os << pad(indent) << st->name << " = " << expr(st->value) << ";\n";
+            os << pad(indent) << st->name << " = " << stored(st->name, st->value) << ";\n";
         } else if (streams.count(st->name)) {
-            os << pad(indent) << st->name << ".write(" << expr(st->value) << ");\n";
+            os << pad(indent) << st->name << ".write(" << stored(st->name, st->value) << ");\n";
         } else {
-            os << pad(indent) << st->name << subscript(st->name, st->index) << " = " << expr(st->value) << ";\n";
+            os << pad(indent) << st->name << subscript(st->name, st->index) << " = " << stored(st->name, st->value) << ";\n";
         }
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         os << pad(indent) << "if (" << expr(i->condition) << ") {\n";

@@ -56,6 +56,22 @@ std::string helper_suffix(Halide::Type t);
 /// form; infinities and NaN are INFINITY and NAN from math.h.
 std::string c_literal(const Halide::Expr &constant, FloatLiteralForm floats = FloatLiteralForm::Decimal);
 
+/// Vitis fixed point (--precision): how one filter's float values are printed. In a filter
+/// computing in fixed point (`value_type` set) every float expression is a fixed-point C++
+/// expression: literals and casts to float are `value_type`, reads of the buffers still float
+/// (`float_buffers`: the kernel's float arguments) `data_type`; max/min are flowhls_fx_max/min,
+/// and what has no fixed-point form (division, modulo, math functions) is computed in float
+/// (flowhls_f32 of its operands) and converted back to `value_type`; stores to float buffers
+/// convert with flowhls_f32. In a float filter (`value_type` empty) the reads of `fixed_buffers`
+/// (another filter's ap_fixed output) are converted with flowhls_f32.
+struct FixedPrinting {
+    std::string value_type, data_type;
+    std::set<std::string> float_buffers, fixed_buffers;
+    /// ROMs holding the integers of a fixed-point type (ROM -> type): read with flowhls_fx_raw.
+    std::map<std::string, std::string> raw_roms;
+    bool computes_fixed() const { return !value_type.empty(); }
+};
+
 /// Read-only printer of statements and expressions. The IR must have passed check_printable
 /// (emit/PrepareEmission.h) for the same dialect: what it refuses is a std::logic_error here.
 class CPrinter {
@@ -89,7 +105,15 @@ public:
     /// are printed in terms of the loop variables) are not printed.
     void set_shapes(std::map<std::string, std::vector<int64_t>> shaped, const Halide::Internal::Stmt &body);
 
+    /// Prints the filter's float values in fixed point (FixedPrinting).
+    void set_fixed(FixedPrinting f) { fixed = std::move(f); }
+
 private:
+    FixedPrinting fixed;
+    // Expression `e` of a float buffer or variable `name` as the fixed-point printing reads it.
+    std::string fixed_read(const std::string &name, const std::string &text, Halide::Type t) const;
+    // `text`, the value of `e`, as a stored value of buffer `name`.
+    std::string stored(const std::string &name, const Halide::Expr &e) const;
     CDialect dialect;
     std::set<std::string> scalars;
     std::set<std::string> streams;

@@ -1,5 +1,6 @@
 // emit_kernel: the FilterGraph printed as C/C++ for an HLS tool.
 #include "emit/KernelEmitter.h"
+#include "graph/Precision.h"
 #include "ir/IRQueries.h"
 #include "support/Text.h"
 
@@ -53,12 +54,21 @@ std::vector<const Buffer *> call_parameters(const FilterGraph &g, const Filter &
     return out;
 }
 
-std::string stream_type(const Buffer &b) { return "hls::stream<" + c_type(b.type) + ">"; }
+using TypeNames = std::map<std::string, std::string>;
 
-std::string parameter(const Filter &f, const Buffer &b, bool streams) {
-    if (b.is_scalar()) return c_type(b.type) + " " + b.name;  // by value
-    if (streams && b.is_stream()) return stream_type(b) + " &" + b.name;
-    return array_parameter(b, !contains(f.writes, b.name));
+// The element type buffer `b` is declared with: its entry of `types`, else its program type.
+std::string element_type(const Buffer &b, const TypeNames &types) {
+    auto t = types.find(b.name);
+    return t != types.end() ? t->second : c_type(b.type);
+}
+
+std::string stream_type(const Buffer &b, const TypeNames &types) { return "hls::stream<" + element_type(b, types) + ">"; }
+
+std::string parameter(const Filter &f, const Buffer &b, bool streams, const TypeNames &types) {
+    if (b.is_scalar()) return element_type(b, types) + " " + b.name;  // by value
+    if (streams && b.is_stream()) return stream_type(b, types) + " &" + b.name;
+    bool read_only = !contains(f.writes, b.name);
+    return std::string(read_only ? "const " : "") + element_type(b, types) + " " + b.name + array_extents(b.size(), b.partition);
 }
 
 // Arrays a filter accesses that are partitioned in several dimensions: printed with their shape.
@@ -74,7 +84,7 @@ std::map<std::string, std::vector<int64_t>> shaped_arrays(const FilterGraph &g, 
 }
 
 void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, const ValueTypes &values,
-                  std::ostream &os) {
+                  const TypeNames &types, std::ostream &os) {
     const CDialect &dialect = style.dialect;
     std::set<std::string> scalars, streams;
     printed_as_values(g, f, style, scalars, streams);
@@ -87,20 +97,21 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     }
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     printer.set_shapes(shaped_arrays(g, f), f.body);
+    printer.set_fixed(values.fixed);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
     // A record of traced values alone (no node, nothing copied) names nothing.
     if (!f.onnx.node.empty() || !f.onnx.outputs.empty()) os << "// " << one_line(f.onnx.text()) << "\n";
-    os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : c_type(g.buffer(f.returns).type)) << " " << f.function_name
+    os << style.hooks->function_prefix(f) << (f.returns.empty() ? "void" : element_type(g.buffer(f.returns), types)) << " " << f.function_name
        << "(";
     std::vector<const Buffer *> params = call_parameters(g, f);
-    for (size_t i = 0; i < params.size(); i++) os << (i ? ", " : "") << parameter(f, *params[i], style.streams);
+    for (size_t i = 0; i < params.size(); i++) os << (i ? ", " : "") << parameter(f, *params[i], style.streams, types);
     os << ") {\n";
     os << style.hooks->function_pragmas(f);
     os << values.comment;
-    if (!f.returns.empty()) os << "    " << c_type(g.buffer(f.returns).type) << " " << f.returns << ";\n";
+    if (!f.returns.empty()) os << "    " << element_type(g.buffer(f.returns), types) << " " << f.returns << ";\n";
     for (const LocalBuffer &l : f.locals) {
         auto declared = values.types.find(l.name);
-        os << "    " << (l.scalar && declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
+        os << "    " << (declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
         if (!l.scalar) os << array_extents(l.size, l.partition);
         // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
@@ -117,18 +128,26 @@ std::string element_literal(const Halide::Buffer<> &data, int64_t i, FloatLitera
     return c_literal(element_constant(data, i), floats);
 }
 
-std::string rom_declaration(const Buffer &b) {
-    return "const " + c_type(b.type) + " " + b.name + "[" + std::to_string(b.size()) + "]";
+std::string rom_declaration(const Buffer &b, const TypeNames &types) {
+    return "const " + element_type(b, types) + " " + b.name + "[" + std::to_string(b.size()) + "]";
 }
 
-// One source file defining a ROM with its contents, eight values per line.
-std::string rom_source(const Buffer &b, FloatLiteralForm floats) {
+// One source file defining a ROM with its contents, eight values per line (float literals
+// converted to the declared type, an ap_fixed, by its constructor).
+std::string rom_source(const Buffer &b, FloatLiteralForm floats, const TypeNames &types, const FixedFormat &raw) {
     std::ostringstream os;
     os << "// On-chip ROM " << b.name << " (" << b.size() << " values; generated by flowhls).\n"
        << "#include \"kernel.h\"\n\n"
-       << rom_declaration(b) << " = {";
+       << rom_declaration(b, types) << " = {";
     for (int64_t i = 0; i < b.size(); i++) {
-        os << (i % 8 == 0 ? "\n    " : " ") << element_literal(b.contents, i, floats) << ",";
+        std::string literal;
+        if (raw.enabled()) {
+            const Halide::Internal::FloatImm *v = element_constant(b.contents, i).as<Halide::Internal::FloatImm>();
+            literal = std::to_string(fixed_raw(raw, v ? v->value : 0.0));
+        } else {
+            literal = element_literal(b.contents, i, floats);
+        }
+        os << (i % 8 == 0 ? "\n    " : " ") << literal << ",";
     }
     os << "\n};\n";
     return os.str();
@@ -171,6 +190,7 @@ std::string array_parameter(const Buffer &b, bool read_only) {
 void print_top_function(const FilterGraph &g, const KernelStyle &style, const std::string &name,
                         const std::function<std::string(const Filter &)> &after_call, std::ostream &k) {
     std::string sig = top_signature(g);
+    const TypeNames types = style.hooks->buffer_types(g);
     k << "void " << name << sig.substr(sig.find('(')) << " {\n";
     k << style.hooks->top_pragmas(g);
     for (const std::string &a : g.args) {
@@ -180,13 +200,13 @@ void print_top_function(const FilterGraph &g, const KernelStyle &style, const st
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
         if (style.streams && b.is_stream()) {
-            k << "    " << stream_type(b) << " " << b.name << "(\"" << b.name << "\");\n";
+            k << "    " << stream_type(b, types) << " " << b.name << "(\"" << b.name << "\");\n";
             k << style.hooks->stream_pragmas(b);
             continue;
         }
         // Large arrays are static: a C simulation's stack cannot hold them.
         bool is_static = !b.is_scalar() && b.size() * b.type.bytes() > kStaticArrayBytes;
-        k << "    " << (is_static ? "static " : "") << c_type(b.type) << " " << b.name;
+        k << "    " << (is_static ? "static " : "") << element_type(b, types) << " " << b.name;
         if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
         k << ";\n";
         if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
@@ -213,12 +233,14 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     std::ostringstream h;
     h << "// Kernel " << g.name << ": top-level function of the HLS design (generated by flowhls).\n"
       << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n\n";
+    const TypeNames types = style.hooks->buffer_types(g);
+    h << style.hooks->header_definitions(g);
     bool any_rom = false;
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Constant) continue;
         if (!any_rom) h << "// On-chip ROMs (constant weights), defined in rom/.\n";
         any_rom = true;
-        h << "extern " << rom_declaration(b) << ";\n";
+        h << "extern " << rom_declaration(b, types) << ";\n";
     }
     h << (any_rom ? "\n" : "") << top_signature(g) << ";\n\n#endif  // " << guard << "\n";
 
@@ -237,7 +259,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     }
     k << style.hooks->kernel_includes(g, any_value_type);
     k << "\n";
-    for (size_t i = 0; i < g.filters.size(); i++) print_filter(g, g.filters[i], style, values[i], k);
+    for (size_t i = 0; i < g.filters.size(); i++) print_filter(g, g.filters[i], style, values[i], types, k);
 
     print_top_function(g, style, g.name, nullptr, k);
     std::vector<EmittedFile> files = {{"kernel.h", h.str()}, {style.source_file, k.str()}};
@@ -245,7 +267,7 @@ std::vector<EmittedFile> emit_kernel(const FilterGraph &g, const KernelStyle &st
     std::vector<std::string> roms = rom_source_files(g, target);
     size_t r = 0;
     for (const Buffer &b : g.buffers) {
-        if (b.kind == BufferKind::Constant) files.push_back({roms.at(r++), rom_source(b, style.dialect.floats)});
+        if (b.kind == BufferKind::Constant) files.push_back({roms.at(r++), rom_source(b, style.dialect.floats, types, style.hooks->rom_format(g, b))});
     }
     return files;
 }

@@ -23,6 +23,8 @@ struct ValueTypes {
     std::map<std::string, std::string> pragmas;
     /// Comment lines printed at the top of the filter's body (why these types).
     std::string comment;
+    /// How its float values are printed in fixed point (--precision; Vitis).
+    FixedPrinting fixed;
 };
 
 /// What a target adds to the shared kernel printer (pragmas, function qualifiers). Vitis and
@@ -51,6 +53,14 @@ public:
     /// `#include` lines the kernel source of `g` needs beyond the common ones
     /// (`value_types_used`: some filter has value types).
     virtual std::string kernel_includes(const FilterGraph &, bool /*value_types_used*/) const { return ""; }
+    /// Element types of buffers declared other than their program type (the ap_fixed types of
+    /// --precision), by buffer name; default: none.
+    virtual std::map<std::string, std::string> buffer_types(const FilterGraph &) const { return {}; }
+    /// Lines of kernel.h before the ROM declarations (includes and typedefs of those types).
+    virtual std::string header_definitions(const FilterGraph &) const { return ""; }
+    /// The fixed-point format whose integers (graph/Precision's fixed_raw) ROM `b` holds
+    /// instead of its float values; disabled (the values as literals) by default.
+    virtual FixedFormat rom_format(const FilterGraph &, const Buffer &) const { return {}; }
 };
 
 /// How a target's kernel source looks.

@@ -5,6 +5,7 @@
 
 #include "flowhls/Directives.h"
 #include "flowhls/HalideProgram.h"
+#include "flowhls/Precision.h"
 
 #include <cstdint>
 #include <map>
@@ -253,6 +254,9 @@ struct Filter {
     /// --trace` compares its output with. Copies legalize-dataflow makes name the value copied
     /// and hold no traced value.
     OnnxOrigin onnx = {};
+    /// Vitis: the fixed-point format of its float values (--precision, graph/Precision.h);
+    /// disabled (float) by default.
+    FixedFormat fixed = {};
 };
 
 /// Whether the main filter can be a dataflow region, and why not.

@@ -32,7 +32,7 @@ struct CompileArgs {
     bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020", budget;
     double clock_mhz = 100.0;
-    std::vector<std::string> dump_after, disabled;
+    std::vector<std::string> dump_after, disabled, precision;
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
     bool synth = false, no_dsp_packing = false;
     std::string bambu;
@@ -136,6 +136,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     o.seed = a.seed;
     o.weights = parse_weight_placement(a.weights);
     o.dsp_packing = !a.no_dsp_packing;
+    for (const std::string &p : a.precision) add_precision_argument(p, o.precision);
     o.device = a.device;
     o.clock_mhz = a.clock_mhz;
     o.budget = a.budget;
@@ -280,6 +281,9 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_option("--seed", a.seed, "seed of the random test inputs")->check(whole_number_in(0, UINT64_MAX))->capture_default_str();
     c->add_flag("--no-dsp-packing", a.no_dsp_packing,
                 "Vitis: keep one multiply per int8 MAC (by default two MACs sharing an operand share one DSP, WP486)");
+    c->add_option("--precision", a.precision,
+                  "Vitis: float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W) or "
+                  "KEY=fixed<W,I> / KEY=float for an ONNX node name or op type (repeatable; default float)");
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
     c->add_option("--max-memory", a.max_memory,

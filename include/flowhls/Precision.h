@@ -1,0 +1,57 @@
+// Fixed-point precision of float models (`--precision fixed<W,I>`, docs/quantization.md).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace flowhls {
+
+/// A signed fixed-point format ap_fixed<W, I>: W bits of which I integer bits (sign included),
+/// F = W - I fractional bits. width 0: float (no fixed point).
+struct FixedFormat {
+    int width = 0, integer = 0;
+    bool enabled() const { return width > 0; }
+    int fraction() const { return width - integer; }
+    /// The format of sums of this data format (emit/vitis/FixedTypes): fixed<2F + I + 10, I + 10>,
+    /// in which a product of two data values is exact and sums gain 10 integer bits.
+    FixedFormat accumulator() const { return {2 * fraction() + integer + 10, integer + 10}; }
+    /// "fixed<16,6>" or "float".
+    std::string text() const {
+        return enabled() ? "fixed<" + std::to_string(width) + "," + std::to_string(integer) + ">" : "float";
+    }
+    bool operator==(const FixedFormat &o) const { return width == o.width && integer == o.integer; }
+    bool operator!=(const FixedFormat &o) const { return !(*this == o); }
+};
+
+/// Widest W `--precision fixed<W,I>` accepts (the C-simulation stand-in computes the exact
+/// products and sums of the accumulators in 128 bits).
+constexpr int kMaxFixedWidth = 32;
+
+/// The precision of a model's float data: a default and overrides by ONNX node name or op type.
+struct PrecisionOptions {
+    FixedFormat model;
+    /// (ONNX node name or op type, format), in the order given; a node name matches first.
+    std::vector<std::pair<std::string, FixedFormat>> overrides;
+    bool any() const {
+        if (model.enabled()) return true;
+        for (const auto &o : overrides) {
+            if (o.second.enabled()) return true;
+        }
+        return false;
+    }
+};
+
+/// Parses "fixed<W,I>" or "float"; throws flowhls::Error naming `what` when malformed or out of
+/// range (1 <= W <= kMaxFixedWidth, 0 <= I <= W).
+FixedFormat parse_fixed_format(const std::string &text, const std::string &what);
+
+/// Adds one `--precision` argument to `into`: "fixed<W,I>" / "float" (the whole model) or
+/// "KEY=fixed<W,I>" / "KEY=float" (an ONNX node name or op type). Throws flowhls::Error.
+void add_precision_argument(const std::string &arg, PrecisionOptions &into);
+
+/// The format of a filter computing ONNX node `node` of op type `op`: the last override naming
+/// the node, else the last naming the op type, else the model's.
+FixedFormat precision_of(const PrecisionOptions &p, const std::string &node, const std::string &op);
+
+}  // namespace flowhls

@@ -1,0 +1,64 @@
+// --precision: parsing, the hostile inputs refused, lookup by node and op type, and the
+// integers ROMs hold (fixed_raw: round half to even, saturation, as AMD's AP_RND_CONV, AP_SAT).
+#include "flowhls/Error.h"
+#include "graph/Precision.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace flowhls {
+namespace {
+
+TEST(Precision, ParsesFormats) {
+    EXPECT_EQ(parse_fixed_format("fixed<16,6>", "x"), (FixedFormat{16, 6}));
+    EXPECT_EQ(parse_fixed_format("fixed<1,0>", "x"), (FixedFormat{1, 0}));
+    EXPECT_EQ(parse_fixed_format("fixed<32,32>", "x"), (FixedFormat{32, 32}));
+    EXPECT_FALSE(parse_fixed_format("float", "x").enabled());
+    EXPECT_EQ((FixedFormat{16, 6}).accumulator(), (FixedFormat{36, 16}));
+}
+
+TEST(Precision, RefusesHostileText) {
+    for (const char *bad : {"fixed<0,0>", "fixed<33,1>", "fixed<16,17>", "fixed<16,-1>", "fixed<16>", "fixed<16,6",
+                            "fixed<a,b>", "fixed< 16,6>", "fixed<1000,1>", "ap_fixed<16,6>", "", "double"}) {
+        EXPECT_THROW(parse_fixed_format(bad, "--precision"), Error) << bad;
+    }
+    PrecisionOptions p;
+    EXPECT_THROW(add_precision_argument("=fixed<8,4>", p), Error);
+    EXPECT_THROW(add_precision_argument("Conv=fixed<8,9>", p), Error);
+}
+
+TEST(Precision, NodeNameBeforeOpType) {
+    PrecisionOptions p;
+    add_precision_argument("fixed<16,6>", p);
+    add_precision_argument("Conv=fixed<18,8>", p);
+    add_precision_argument("/conv2/Conv=fixed<12,4>", p);
+    add_precision_argument("Softmax=float", p);
+    EXPECT_TRUE(p.any());
+    EXPECT_EQ(precision_of(p, "/conv1/Conv", "Conv"), (FixedFormat{18, 8}));
+    EXPECT_EQ(precision_of(p, "/conv2/Conv", "Conv"), (FixedFormat{12, 4}));
+    EXPECT_EQ(precision_of(p, "/fc1/Gemm", "Gemm"), (FixedFormat{16, 6}));
+    EXPECT_FALSE(precision_of(p, "/Softmax", "Softmax").enabled());
+    EXPECT_EQ(precision_of(p, "", ""), (FixedFormat{16, 6}));
+}
+
+TEST(Precision, RawIntegersRoundHalfToEvenAndSaturate) {
+    FixedFormat f{16, 6};  // steps of 2^-10, range [-32, 32 - 2^-10]
+    EXPECT_EQ(fixed_raw(f, 0.0), 0);
+    EXPECT_EQ(fixed_raw(f, 1.0), 1024);
+    EXPECT_EQ(fixed_raw(f, -0.1875), -192);
+    EXPECT_EQ(fixed_raw(f, 0.5 / 1024), 0);       // tie: to even
+    EXPECT_EQ(fixed_raw(f, 1.5 / 1024), 2);       // tie: to even
+    EXPECT_EQ(fixed_raw(f, -1.5 / 1024), -2);
+    EXPECT_EQ(fixed_raw(f, -2.5 / 1024), -2);
+    EXPECT_EQ(fixed_raw(f, 0.6 / 1024), 1);
+    EXPECT_EQ(fixed_raw(f, 40.0), 32767);         // saturates
+    EXPECT_EQ(fixed_raw(f, -40.0), -32768);
+    EXPECT_EQ(fixed_raw(f, INFINITY), 32767);
+    EXPECT_EQ(fixed_raw(f, -INFINITY), -32768);
+    EXPECT_EQ(fixed_raw(f, NAN), 32767);          // as AMD's header
+    EXPECT_EQ(fixed_raw(f, 32 - 0.4 / 1024), 32767);
+}
+
+}  // namespace
+}  // namespace flowhls
