@@ -87,6 +87,17 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
                                          const Function &acc, const std::string &var);
 
+// The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
+// first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
+// QLinearConv a fused QDQ Gemm becomes), so no knob may name one.
+std::vector<Dim> loop_dims(const Function &f, const std::string &name, int s, const std::vector<GraphLoop> &loops) {
+    std::vector<Dim> out;
+    for (const Dim &d : stage_dims(f, s)) {
+        if (trip_of(loops, name, s, d.var) > 0) out.push_back(d);
+    }
+    return out;
+}
+
 // The accumulation of a filter whose loops are `loops`: the first Func of the filter with an
 // update whose innermost loop is a reduction loop and that has a pure loop (null: none); its
 // base name and the update's stage in `name`, `stage`.
@@ -95,7 +106,7 @@ const Function *find_accumulation(const std::map<std::string, Function> &funcs, 
     for (const GraphLoop &l : loops) {
         auto it = funcs.find(l.func);
         if (it == funcs.end() || l.stage == 0) continue;
-        std::vector<Dim> dims = stage_dims(it->second, l.stage);
+        std::vector<Dim> dims = loop_dims(it->second, it->first, l.stage, loops);
         bool pure = false;
         for (const Dim &d : dims) pure = pure || !d.is_rvar();
         if (!dims.empty() && dims[0].is_rvar() && pure) {
@@ -125,7 +136,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     plain.name = "default";
     if (acc) {
         std::string acc_key = acc_name == filter ? n.key : key_of(program, acc_name, node + "#acc");
-        std::vector<Dim> dims = stage_dims(*acc, acc_stage);
+        std::vector<Dim> dims = loop_dims(*acc, acc_name, acc_stage, loops);
         plain.unroll_loop = loop_var(dims[0].var);
         plain.unroll_keys = {acc_key};
         plain.factors = unroll_factors(trip_of(loops, acc_name, acc_stage, dims[0].var));
@@ -141,7 +152,10 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         if (acc_name != filter) {
             // A helper computed inside the filter: compute it at the loop enclosing p, so that
             // it covers p's whole range (the filter's own loop p copies it out).
-            const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
+            std::vector<std::string> args;
+            if (fit != funcs.end()) {
+                for (const Dim &d : loop_dims(fit->second, filter, 0, loops)) args.push_back(d.var);
+            }
             legal = args.size() >= 2 && args[0] == pv;
             if (legal) {
                 outside.transforms.push_back(compute_at_of(acc_key, n.key, args[1]));
@@ -171,7 +185,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     // No accumulation: the innermost loop of the filter's last stage.
     if (fit == funcs.end()) return n;
     int last = static_cast<int>(fit->second.updates().size());
-    std::vector<Dim> dims = stage_dims(fit->second, last);
+    std::vector<Dim> dims = loop_dims(fit->second, filter, last, loops);
     if (dims.empty()) return n;
     plain.unroll_loop = loop_var(dims[0].var);
     plain.unroll_keys = {n.key};
