@@ -89,11 +89,15 @@ std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std
 
 // The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
 // first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
-// QLinearConv a fused QDQ Gemm becomes), so no knob may name one.
-std::vector<Dim> loop_dims(const Function &f, const std::string &name, int s, const std::vector<GraphLoop> &loops) {
+// QLinearConv a fused QDQ Gemm becomes), so no knob may name one. With `pure_in` set, the pure
+// dims are kept when they are loops of stage 0 of `pure_in` instead (a helper computed per
+// output element of its filter has no pure loops of its own).
+std::vector<Dim> loop_dims(const Function &f, const std::string &name, int s, const std::vector<GraphLoop> &loops,
+                           const std::string &pure_in = "") {
     std::vector<Dim> out;
     for (const Dim &d : stage_dims(f, s)) {
-        if (trip_of(loops, name, s, d.var) > 0) out.push_back(d);
+        bool in_filter = !pure_in.empty() && !d.is_rvar();
+        if (trip_of(loops, in_filter ? pure_in : name, in_filter ? 0 : s, d.var) > 0) out.push_back(d);
     }
     return out;
 }
@@ -106,7 +110,10 @@ const Function *find_accumulation(const std::map<std::string, Function> &funcs, 
     for (const GraphLoop &l : loops) {
         auto it = funcs.find(l.func);
         if (it == funcs.end() || l.stage == 0) continue;
-        std::vector<Dim> dims = loop_dims(it->second, it->first, l.stage, loops);
+        std::vector<Dim> dims;  // the reduction loops that are loops, then every pure dim
+        for (const Dim &d : stage_dims(it->second, l.stage)) {
+            if (!d.is_rvar() || trip_of(loops, it->first, l.stage, d.var) > 0) dims.push_back(d);
+        }
         bool pure = false;
         for (const Dim &d : dims) pure = pure || !d.is_rvar();
         if (!dims.empty() && dims[0].is_rvar() && pure) {
@@ -136,14 +143,15 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     plain.name = "default";
     if (acc) {
         std::string acc_key = acc_name == filter ? n.key : key_of(program, acc_name, node + "#acc");
-        std::vector<Dim> dims = loop_dims(*acc, acc_name, acc_stage, loops);
+        std::vector<Dim> dims = loop_dims(*acc, acc_name, acc_stage, loops, acc_name == filter ? "" : filter);
         plain.unroll_loop = loop_var(dims[0].var);
         plain.unroll_keys = {acc_key};
         plain.factors = unroll_factors(trip_of(loops, acc_name, acc_stage, dims[0].var));
         n.orders.push_back(plain);
         // The innermost pure loop p, moved inside the reduction loops.
         size_t p = 0;
-        while (dims[p].is_rvar()) p++;
+        while (p < dims.size() && dims[p].is_rvar()) p++;
+        if (p == dims.size()) return n;
         std::string pv = dims[p].var;
         OrderOption outside;
         outside.name = "reduction outside";
