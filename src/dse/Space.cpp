@@ -160,13 +160,14 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         if (acc_name != filter) {
             // A helper computed inside the filter: compute it at the loop enclosing p, so that
             // it covers p's whole range (the filter's own loop p copies it out).
-            std::vector<std::string> args;
-            if (fit != funcs.end()) {
-                for (const Dim &d : loop_dims(fit->second, filter, 0, loops)) args.push_back(d.var);
-            }
-            legal = args.size() >= 2 && args[0] == pv;
+            // p must be the filter's first argument that is a loop (a fused Gemm's `co` after
+            // `ox`, `oy` of trip 1); the helper is computed at the next argument.
+            const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
+            size_t a = 0;
+            while (a < args.size() && trip_of(loops, filter, 0, args[a]) == 0) a++;
+            legal = a + 1 < args.size() && args[a] == pv;
             if (legal) {
-                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[1]));
+                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[a + 1]));
                 trip = trip_of(loops, filter, 0, pv);
             }
         }
@@ -175,7 +176,11 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         order.func = acc_key;
         order.stage = acc_stage;
         order.loops.push_back(loop_var(pv));
-        for (size_t i = 0; i < p; i++) order.loops.push_back(loop_var(dims[i].var));
+        // Every reduction loop inside p, one-iteration ones too (the order the program wrote).
+        for (const Dim &d : stage_dims(*acc, acc_stage)) {
+            if (!d.is_rvar()) break;
+            order.loops.push_back(loop_var(d.var));
+        }
         outside.transforms.push_back(order);
         outside.unroll_loop = loop_var(pv);
         outside.unroll_keys = {acc_key};

@@ -403,7 +403,7 @@ TEST(SpaceInt8, FusedQdqGemmOffersTheReductionOutside) {
     DesignSpace s = space_of(import_onnx(dir + "/qdq_gemm/model.onnx", OnnxImportOptions()));
     const NodeKnobs *gemm = node_containing(s, "y4");
     ASSERT_NE(gemm, nullptr);
-    ASSERT_EQ(gemm->orders.size(), 2u);
+    ASSERT_EQ(gemm->orders.size(), 3u);  // default, reduction outside, hwc (4 arguments)
     EXPECT_EQ(gemm->orders[0].unroll_loop, "ci");  // 48 input channels
     EXPECT_EQ(gemm->orders[0].factors, (std::vector<int64_t>{1, 2, 3, 4, 6, 8, 12, 16, 24, 48}));
     const OrderOption &o = gemm->orders[1];
@@ -412,7 +412,7 @@ TEST(SpaceInt8, FusedQdqGemmOffersTheReductionOutside) {
     EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 5, 10, 20}));
     ASSERT_EQ(o.transforms.size(), 2u);
     EXPECT_EQ(o.transforms[0].at_loop, "n");
-    EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "ci"}));
+    EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "kx", "ky", "ci"}));
 }
 
 // QLinearMatMul's accumulation: the reduction loop unrolled or moved outside the column loop.
@@ -436,7 +436,7 @@ TEST(SpaceInt8, ZooLenetInt8FcLayersHaveKnobs) {
     for (const char *fc : {"fc1", "fc2", "fc3"}) {
         const NodeKnobs *n = node_containing(s, std::string(fc) + "_Gemm");
         ASSERT_NE(n, nullptr) << fc;
-        ASSERT_EQ(n->orders.size(), 2u) << fc;
+        ASSERT_EQ(n->orders.size(), 3u) << fc;  // default, reduction outside, hwc
         EXPECT_GT(n->orders[0].factors.size(), 1u) << fc;
         EXPECT_GT(n->orders[1].factors.size(), 1u) << fc;
     }
