@@ -87,6 +87,21 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
                                          const Function &acc, const std::string &var);
 
+// The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
+// first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
+// QLinearConv a fused QDQ Gemm becomes), so no knob may name one. With `pure_in` set, the pure
+// dims are kept when they are loops of stage 0 of `pure_in` instead (a helper computed per
+// output element of its filter has no pure loops of its own).
+std::vector<Dim> loop_dims(const Function &f, const std::string &name, int s, const std::vector<GraphLoop> &loops,
+                           const std::string &pure_in = "") {
+    std::vector<Dim> out;
+    for (const Dim &d : stage_dims(f, s)) {
+        bool in_filter = !pure_in.empty() && !d.is_rvar();
+        if (trip_of(loops, in_filter ? pure_in : name, in_filter ? 0 : s, d.var) > 0) out.push_back(d);
+    }
+    return out;
+}
+
 // The accumulation of a filter whose loops are `loops`: the first Func of the filter with an
 // update whose innermost loop is a reduction loop and that has a pure loop (null: none); its
 // base name and the update's stage in `name`, `stage`.
@@ -95,7 +110,10 @@ const Function *find_accumulation(const std::map<std::string, Function> &funcs, 
     for (const GraphLoop &l : loops) {
         auto it = funcs.find(l.func);
         if (it == funcs.end() || l.stage == 0) continue;
-        std::vector<Dim> dims = stage_dims(it->second, l.stage);
+        std::vector<Dim> dims;  // the reduction loops that are loops, then every pure dim
+        for (const Dim &d : stage_dims(it->second, l.stage)) {
+            if (!d.is_rvar() || trip_of(loops, it->first, l.stage, d.var) > 0) dims.push_back(d);
+        }
         bool pure = false;
         for (const Dim &d : dims) pure = pure || !d.is_rvar();
         if (!dims.empty() && dims[0].is_rvar() && pure) {
@@ -125,14 +143,15 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     plain.name = "default";
     if (acc) {
         std::string acc_key = acc_name == filter ? n.key : key_of(program, acc_name, node + "#acc");
-        std::vector<Dim> dims = stage_dims(*acc, acc_stage);
+        std::vector<Dim> dims = loop_dims(*acc, acc_name, acc_stage, loops, acc_name == filter ? "" : filter);
         plain.unroll_loop = loop_var(dims[0].var);
         plain.unroll_keys = {acc_key};
         plain.factors = unroll_factors(trip_of(loops, acc_name, acc_stage, dims[0].var));
         n.orders.push_back(plain);
         // The innermost pure loop p, moved inside the reduction loops.
         size_t p = 0;
-        while (dims[p].is_rvar()) p++;
+        while (p < dims.size() && dims[p].is_rvar()) p++;
+        if (p == dims.size()) return n;
         std::string pv = dims[p].var;
         OrderOption outside;
         outside.name = "reduction outside";
@@ -141,10 +160,14 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         if (acc_name != filter) {
             // A helper computed inside the filter: compute it at the loop enclosing p, so that
             // it covers p's whole range (the filter's own loop p copies it out).
+            // p must be the filter's first argument that is a loop (a fused Gemm's `co` after
+            // `ox`, `oy` of trip 1); the helper is computed at the next argument.
             const std::vector<std::string> args = fit == funcs.end() ? std::vector<std::string>() : fit->second.args();
-            legal = args.size() >= 2 && args[0] == pv;
+            size_t a = 0;
+            while (a < args.size() && trip_of(loops, filter, 0, args[a]) == 0) a++;
+            legal = a + 1 < args.size() && args[a] == pv;
             if (legal) {
-                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[1]));
+                outside.transforms.push_back(compute_at_of(acc_key, n.key, args[a + 1]));
                 trip = trip_of(loops, filter, 0, pv);
             }
         }
@@ -153,7 +176,11 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         order.func = acc_key;
         order.stage = acc_stage;
         order.loops.push_back(loop_var(pv));
-        for (size_t i = 0; i < p; i++) order.loops.push_back(loop_var(dims[i].var));
+        // Every reduction loop inside p, one-iteration ones too (the order the program wrote).
+        for (const Dim &d : stage_dims(*acc, acc_stage)) {
+            if (!d.is_rvar()) break;
+            order.loops.push_back(loop_var(d.var));
+        }
         outside.transforms.push_back(order);
         outside.unroll_loop = loop_var(pv);
         outside.unroll_keys = {acc_key};
@@ -171,7 +198,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     // No accumulation: the innermost loop of the filter's last stage.
     if (fit == funcs.end()) return n;
     int last = static_cast<int>(fit->second.updates().size());
-    std::vector<Dim> dims = stage_dims(fit->second, last);
+    std::vector<Dim> dims = loop_dims(fit->second, filter, last, loops);
     if (dims.empty()) return n;
     plain.unroll_loop = loop_var(dims[0].var);
     plain.unroll_keys = {n.key};

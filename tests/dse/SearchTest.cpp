@@ -13,6 +13,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
 #include "transforms/PlaceWeights.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -384,6 +385,62 @@ TEST(SpaceJam, ZooResnetConvsOfferTheOutputChannelJam) {
     ASSERT_NE(last, nullptr);
     EXPECT_EQ(last->orders[1].factors, (std::vector<int64_t>{1, 2}));  // ox: 2x2 outputs
     EXPECT_EQ(last->orders[1].jams.back(), 64);                       // co: 512 channels
+}
+
+// The filter of `s` whose name contains `part` (null: none).
+const NodeKnobs *node_containing(const DesignSpace &s, const std::string &part) {
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.filter.find(part) != std::string::npos) return &n;
+    }
+    return nullptr;
+}
+
+// A QDQ Gemm fused into a 1x1 QLinearConv (issue 15): its one-iteration loops (kx, ky, ox, oy)
+// are no knobs; the input-channel unroll and the reduction outside over the output channels are.
+TEST(SpaceInt8, FusedQdqGemmOffersTheReductionOutside) {
+    const std::string &dir = test::python_models("tests/frontend/onnx/qdq_models.py");
+    if (dir.empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    DesignSpace s = space_of(import_onnx(dir + "/qdq_gemm/model.onnx", OnnxImportOptions()));
+    const NodeKnobs *gemm = node_containing(s, "y4");
+    ASSERT_NE(gemm, nullptr);
+    ASSERT_EQ(gemm->orders.size(), 3u);  // default, reduction outside, hwc (4 arguments)
+    EXPECT_EQ(gemm->orders[0].unroll_loop, "ci");  // 48 input channels
+    EXPECT_EQ(gemm->orders[0].factors, (std::vector<int64_t>{1, 2, 3, 4, 6, 8, 12, 16, 24, 48}));
+    const OrderOption &o = gemm->orders[1];
+    EXPECT_EQ(o.name, "reduction outside");
+    EXPECT_EQ(o.unroll_loop, "co");  // 20 output channels, inside ci
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 5, 10, 20}));
+    ASSERT_EQ(o.transforms.size(), 2u);
+    EXPECT_EQ(o.transforms[0].at_loop, "n");
+    EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "kx", "ky", "ci"}));
+}
+
+// QLinearMatMul's accumulation: the reduction loop unrolled or moved outside the column loop.
+TEST(SpaceInt8, QLinearMatMulOffersTheReductionOutside) {
+    const std::string &dir = test::python_models("tests/frontend/onnx/qdq_models.py");
+    if (dir.empty()) GTEST_SKIP() << "/usr/bin/python3 with numpy and onnx is needed";
+    DesignSpace s = space_of(import_onnx(dir + "/qlinear_matmul_constant_b/model.onnx", OnnxImportOptions()));
+    ASSERT_FALSE(s.nodes.empty());
+    int outside = 0;
+    for (const NodeKnobs &n : s.nodes) {
+        for (const OrderOption &o : n.orders) outside += o.name == "reduction outside" && o.factors.size() > 1;
+    }
+    EXPECT_EQ(outside, 1);
+}
+
+// The int8 LeNet-5's fused fc layers have knobs (they had none: issue 15).
+TEST(SpaceInt8, ZooLenetInt8FcLayersHaveKnobs) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    for (const char *fc : {"fc1", "fc2", "fc3"}) {
+        const NodeKnobs *n = node_containing(s, std::string(fc) + "_Gemm");
+        ASSERT_NE(n, nullptr) << fc;
+        ASSERT_EQ(n->orders.size(), 3u) << fc;  // default, reduction outside, hwc
+        EXPECT_GT(n->orders[0].factors.size(), 1u) << fc;
+        EXPECT_GT(n->orders[1].factors.size(), 1u) << fc;
+    }
+    EXPECT_EQ(node_containing(s, "fc1_Gemm")->orders[1].factors.back(), 60);  // co: 120 channels
 }
 
 SearchOptions toy_options(uint64_t seed, int64_t dsp);

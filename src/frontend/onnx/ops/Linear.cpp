@@ -242,7 +242,9 @@ Accumulation matmul_accumulation(const NodeContext &ctx, const Tensor &a, const 
     std::vector<int64_t> full = batch;
     full.push_back(m);
     full.push_back(n);
-    std::vector<Var> v = make_vars(static_cast<int>(full.size()));
+    // Named like the node's filter (b, i, j) so that the exploration's "reduction outside"
+    // matches the helper's loops to the filter's (as conv_accumulation's).
+    std::vector<Var> v = make_vars(dim_names("MatMul", full, {}));
     size_t nb = batch.size();
     Func y = ctx.func();
     define(y, v, Halide::Internal::make_zero(a.type));
