@@ -482,6 +482,16 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
     EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 55);
 }
 
+// The default order of a toy filter `key` of the search tests: its loop x unrolled by 1, 2, 4, 8.
+OrderOption toy_default_order(const std::string &key) {
+    OrderOption o;
+    o.name = "default";
+    o.unroll_loop = "x";
+    o.unroll_keys = {key};
+    o.factors = {1, 2, 4, 8};
+    return o;
+}
+
 // The per-filter mix of the balanced and the jam points: f0 gains only from a jam (an unroll
 // multiplies its reads of a kernel input's one port, as for LeNet-5's conv1), f1 only from an
 // unroll (a jam multiplies its weight reads through m_axi, as for ResNet-18's layer4): the
@@ -491,11 +501,7 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
     for (int i = 0; i < 2; i++) {
         NodeKnobs n;
         n.filter = n.key = "f" + std::to_string(i);
-        OrderOption o;
-        o.name = "default";
-        o.unroll_loop = "x";
-        o.unroll_keys = {n.key};
-        o.factors = {1, 2, 4, 8};
+        OrderOption o = toy_default_order(n.key);
         o.jam_key = n.key;
         o.jam_loop = "y";
         o.jam_outer = "yo";
@@ -553,11 +559,7 @@ TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
     for (int i = 0; i < 2; i++) {
         NodeKnobs n;
         n.filter = n.key = "f" + std::to_string(i);
-        OrderOption o;
-        o.name = "default";
-        o.unroll_loop = "x";
-        o.unroll_keys = {n.key};
-        o.factors = {1, 2, 4, 8};
+        OrderOption o = toy_default_order(n.key);
         n.orders.push_back(o);
         o.name = "hwc";
         o.hwc = true;
