@@ -7,6 +7,7 @@
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
 #include "flowhls/Onnx.h"
+#include "flowhls/Precision.h"
 #include "frontend/halide/ApplySchedule.h"
 #include "frontend/halide/Intake.h"
 #include "frontend/halide/ProgramCopy.h"
@@ -76,6 +77,7 @@ void check_outcome(const DseOutcome &o) {
 
 struct DseArgs {
     std::string model, example, schedule, size, directives, output = "flowhls-dse";
+    std::vector<std::string> precision;
     CompileOptions options;
     DseSettings settings;
 };
@@ -90,6 +92,7 @@ int run_dse(DseArgs &a) {
     HlsSchedule base;
     if (!a.directives.empty()) base = read_directives_json(a.directives);
     program.directives.append(base);
+    for (const std::string &p : a.precision) add_precision_argument(p, a.options.precision);
     OutputDir out(a.output);  // an unwritable destination fails before the exploration
     DseOutcome o = explore_program(program, a.options, a.settings);
     std::cout << frontier_table(o);
@@ -238,6 +241,9 @@ Command dse_command(CLI::App &app) {
     c->add_option("--max-points", a->settings.max_points, "most points evaluated")
         ->check(whole_number_in(1, 100000))
         ->capture_default_str();
+    c->add_option("--precision", a->precision,
+                  "float data in fixed point, as compile's --precision: every point is estimated with it "
+                  "(fixed<W,I>, or KEY=fixed<W,I> / KEY=float for an ONNX node name or op type; repeatable)");
     c->add_option("-o,--output", a->output, "directory for pareto.csv and points/NNN.schedule.json")
         ->check(non_empty())
         ->capture_default_str();
