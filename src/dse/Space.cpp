@@ -269,7 +269,14 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
             auto d = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return loop_var(x.var) == names[i]; });
             if (d == dims.end() || d->is_rvar()) continue;
             // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
-            set_jam(o, f, key, s, names, i, trip_of(loops, halide_base_name(f.name()), s, d->var));
+            if (!set_jam(o, f, key, s, names, i, trip_of(loops, halide_base_name(f.name()), s, d->var))) return;
+            std::string outer = o.unroll_loop + "o", inner = o.unroll_loop + "i";
+            bool taken = has_loop(f, outer) || has_loop(f, inner) || outer == o.jam_outer || inner == o.jam_inner ||
+                         outer == o.jam_inner || inner == o.jam_outer;
+            if (!taken) {
+                o.unroll_outer = outer;
+                o.unroll_inner = inner;
+            }
             return;
         }
         return;
@@ -515,9 +522,37 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c) {
 
 namespace {
 
-// The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0).
-void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
+// Whether the unroll of `o` by `factor` is the split form (OrderOption::unroll_inner) at jam `jam`.
+bool split_unroll(const OrderOption &o, int jam, int64_t factor) {
+    return jam > 0 && factor > 1 && !o.unroll_inner.empty() && o.jam_helper_key.empty();
+}
+
+// The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
+// with the unroll by `factor` in its split form when `o` offers it.
+void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor) {
     if (jam == 0) return;
+    std::vector<std::string> order_loops = o.jam_order;
+    if (split_unroll(o, jam, factor)) {
+        LoopTransform unroll_split;
+        unroll_split.kind = LoopTransform::Kind::Split;
+        unroll_split.func = o.jam_key;
+        unroll_split.stage = o.jam_stage;
+        unroll_split.loop = o.unroll_loop;
+        unroll_split.outer = o.unroll_outer;
+        unroll_split.inner = o.unroll_inner;
+        unroll_split.factor = static_cast<int>(factor);
+        unroll_split.origin = "dse: " + o.jam_key;
+        s.add(unroll_split);
+        std::replace(order_loops.begin(), order_loops.end(), o.unroll_loop, o.unroll_outer);
+        order_loops.insert(order_loops.begin(), o.unroll_inner);
+        Directive inner;
+        inner.kind = Directive::Kind::Unroll;
+        inner.target = o.jam_key;
+        inner.loop = o.unroll_inner;
+        inner.value = 0;  // completely
+        inner.origin = unroll_split.origin;
+        s.add(inner);
+    }
     LoopTransform split;
     split.kind = LoopTransform::Kind::Split;
     split.func = o.jam_key;
@@ -532,7 +567,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     order.kind = LoopTransform::Kind::Reorder;
     order.func = o.jam_key;
     order.stage = o.jam_stage;
-    order.loops = o.jam_order;
+    order.loops = order_loops;
     order.origin = split.origin;
     s.add(order);
     Directive d;
@@ -585,8 +620,8 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             t.origin = "dse: " + space.nodes[i].key;
             s.add(t);
         }
-        add_jam_schedule(s, o, choices[i].jam);
         int64_t factor = o.factors.at(choices[i].unroll);
+        add_jam_schedule(s, o, choices[i].jam, factor);
         if (factor <= 1) continue;
         for (const std::string &key : o.unroll_keys) {
             Directive d;

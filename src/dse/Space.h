@@ -33,6 +33,14 @@ struct OrderOption {
     std::vector<std::string> jam_order;
     /// Jam factors, 1 first, then the divisors of `jam_loop`'s trip count up to kMaxUnroll.
     std::vector<int64_t> jams;
+    /// With a plain jam (no helper) chosen: the unroll loop split into `unroll_outer`,
+    /// `unroll_inner` (names free in the Func; empty: not offered), the inner loop moved
+    /// innermost, inside the jam's point loop, and unrolled completely, instead of an HLS
+    /// partial unroll of the pipelined loop around the jam. A value the jam's copies compute
+    /// that does not depend on the unroll loop (gemm's alpha*A[i][k] of a jammed row) is then
+    /// computed once per jam copy (hoist-invariants moves it out of the inner loop), not once
+    /// per unrolled copy of the whole body.
+    std::string unroll_outer, unroll_inner;
     /// Output-channel jam of an accumulation in a helper Func (empty: none): `jam_key` is then
     /// the filter, whose loop `jam_loop` (outside the helper's compute_at loop) is split and its
     /// point loop moved innermost, so the helper is computed per block of `jam_loop`; in stage
