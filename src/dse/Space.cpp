@@ -253,12 +253,27 @@ bool set_jam(OrderOption &o, const Function &f, const std::string &key, int stag
     return true;
 }
 
+// The jam of `o`'s constant initialization (stage 0 of `f`, reordered by `reorder` when not
+// null): OrderOption::jam_init_order, when stage 0 has the jam loop.
+void set_init_jam(OrderOption &o, const Function &f, const LoopTransform *reorder) {
+    for (const Halide::Expr &v : f.definition().values()) {
+        if (!Halide::Internal::is_const(v)) return;
+    }
+    std::vector<std::string> names = reordered(stage_dims(f, 0), reorder);
+    auto it = std::find(names.begin(), names.end(), o.jam_loop);
+    if (it == names.end()) return;
+    *it = o.jam_outer;
+    names.insert(names.begin(), o.jam_inner);
+    o.jam_init_order = names;
+}
+
 // The unroll-and-jam knob of order `o` of filter Func `f` (loops `loops`), when it has one.
 void add_jam(OrderOption &o, const Function &f, const std::string &key, const std::vector<GraphLoop> &loops) {
     if (o.unroll_keys != std::vector<std::string>{key}) return;
-    const LoopTransform *reorder = nullptr;
+    const LoopTransform *reorder = nullptr, *init_reorder = nullptr;
     for (const LoopTransform &t : o.transforms) {
         if (t.kind == LoopTransform::Kind::Reorder && t.func == key) reorder = &t;
+        if (t.kind == LoopTransform::Kind::Reorder && t.func == key && t.stage == 0) init_reorder = &t;
     }
     for (int s = static_cast<int>(f.updates().size()); s >= 0; s--) {
         if (reorder && reorder->stage != s) continue;
@@ -270,10 +285,15 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
             if (d == dims.end() || d->is_rvar()) continue;
             // Loops are keyed by the Func's base name (a Func built twice in one process is `NAME$1`).
             if (!set_jam(o, f, key, s, names, i, trip_of(loops, halide_base_name(f.name()), s, d->var))) return;
+            if (s > 0) set_init_jam(o, f, init_reorder);
+            // The split form moves copies of a pure loop only (a reduction loop's copies would
+            // chain its accumulation).
             std::string outer = o.unroll_loop + "o", inner = o.unroll_loop + "i";
             bool taken = has_loop(f, outer) || has_loop(f, inner) || outer == o.jam_outer || inner == o.jam_inner ||
                          outer == o.jam_inner || inner == o.jam_outer;
-            if (!taken) {
+            bool pure = std::any_of(dims.begin(), dims.end(),
+                                    [&](const Dim &x) { return loop_var(x.var) == o.unroll_loop && !x.is_rvar(); });
+            if (!taken && pure) {
                 o.unroll_outer = outer;
                 o.unroll_inner = inner;
             }
@@ -570,6 +590,13 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     order.loops = order_loops;
     order.origin = split.origin;
     s.add(order);
+    if (!o.jam_init_order.empty()) {
+        split.stage = 0;
+        s.add(split);
+        order.stage = 0;
+        order.loops = o.jam_init_order;
+        s.add(order);
+    }
     Directive d;
     d.kind = Directive::Kind::Unroll;
     d.target = o.jam_key;

@@ -216,10 +216,18 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
     EXPECT_EQ(tmp->orders[1].jam_loop, "i");
     EXPECT_EQ(tmp->orders[1].jam_order, (std::vector<std::string>{"ii", "j", "k", "io"}));
     EXPECT_EQ(tmp->orders[1].jams, (std::vector<int64_t>{1, 2, 4, 5, 8, 10, 20, 40}));  // divisors of 40
+    // tmp's zero initialization takes the same jam; D_out's (beta * D) does not.
+    EXPECT_EQ(tmp->orders[0].jam_init_order, (std::vector<std::string>{"ji", "jo", "i"}));
+    EXPECT_EQ(tmp->orders[1].jam_init_order, (std::vector<std::string>{"ii", "j", "io"}));
+    // The default order's unroll loop is the reduction k: no split form (its copies would
+    // chain the accumulation); "reduction outside" unrolls the pure j.
+    EXPECT_TRUE(tmp->orders[0].unroll_inner.empty());
+    EXPECT_EQ(tmp->orders[1].unroll_inner, "ji");
     // tmp is written by its filter and read by D_out's: they are connected.
     size_t t = tmp - s.nodes.data();
     const NodeKnobs *d = node(s, "D_out");
     ASSERT_NE(d, nullptr);
+    for (const OrderOption &o : d->orders) EXPECT_TRUE(o.jam_init_order.empty()) << o.name;
     EXPECT_EQ(s.connected.at(t), (std::vector<int>{static_cast<int>(d - s.nodes.data())}));
     // tmp(j, i) written by tmp's stage 1, read as tmp(l, i) by D_out's: both jam i on dimension 1.
     ASSERT_EQ(s.links.size(), 1u);
