@@ -72,9 +72,37 @@ int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
     return static_cast<int64_t>((static_cast<__int128>(p.plan->outputs_within(t)) * n) / outputs);
 }
 
+// within() of a ring consumer in closed form (count_at inverted; it would take a binary search
+// over the steps of one over the rows per call). Its line channel: `allowed` elements read and
+// the row iterations k whose rows they cover (rows_before(k) x row_words <= allowed) computed.
+// Its other channels: accesses proportional to the row computations done, which run for
+// `ring_compute` steps after the rows of each iteration are read.
+int64_t ring_within(const Process &p, int c, int64_t n, int64_t allowed) {
+    const WindowBufferPlan &w = *p.ring;
+    const int64_t rc = p.ring_compute, rows = w.out_rows;
+    if (allowed >= n) return p.steps;
+    if (c == p.line_channel) {
+        int64_t q = allowed / std::max<int64_t>(1, w.row_words()), k = rows - 1;
+        if (q < w.height) {
+            int64_t need = q - 1 - w.last_row;  // stride * k <= need
+            if (need < 0) k = -1;
+            else if (w.stride > 0) k = std::min(k, need / w.stride);
+        }
+        return std::min(p.steps, allowed + (k + 1) * rc);
+    }
+    int64_t all = std::max<int64_t>(1, rows * rc);
+    int64_t done = static_cast<int64_t>(((static_cast<__int128>(allowed) + 1) * all - 1) / n);
+    if (done >= all) return p.steps;
+    int64_t k = done / rc;
+    return std::min(p.steps, w.rows_before(k) * w.row_words() + k * rc + done % rc);
+}
+
 // The largest step count t of process `p` whose accesses of channel `c` stay within `allowed`.
 int64_t within(const Process &p, int c, int64_t n, int64_t allowed) {
     if (!p.plan && !p.ring) return steps_within(allowed, n, p.steps);
+    if (p.ring && p.ring->out_rows > 0 && p.ring_compute > 0 && n > 0) {
+        return ring_within(p, c, n, allowed);
+    }
     if (count_at(p, c, n, p.steps) <= allowed) return p.steps;
     int64_t lo = 0, hi = p.steps;  // count_at(lo) <= allowed < count_at(hi)
     while (hi - lo > 1) {
