@@ -67,18 +67,24 @@ def compile_model(args, model, name, flags):
     return text, graph, design
 
 
-def ping_pong_maps(graph):
-    """The ping-pong buffers of graph.txt other than buffer-inputs' on-chip copy of a kernel
-    input (written by its load filter NAME_load in the input's own order, not a feature map)."""
+def feature_maps_with(graph, channel):
+    """The buffers of graph.txt on `channel` other than buffer-inputs' on-chip copy of a kernel
+    input (written by its load filter NAME_load, not a feature map: a ping-pong array in the
+    input's own order, or rows outermost through a ring when its reader walks rows, as a
+    convolution reducing outside does in either order)."""
     found, name, producer = [], None, None
     for line in graph.splitlines():
         if line.startswith("  buffer "):
             name = line[len("  buffer "):].split(":")[0]
             producer = line.split("producers: ")[1].split()[0] if "producers: " in line else None
-        elif line.strip() == "channel: ping-pong" or line.strip().startswith("channel: ping-pong "):
+        elif line.strip() == "channel: " + channel or line.strip().startswith("channel: " + channel + " "):
             if not (producer or "").endswith("_load"):
                 found.append(name)
     return found
+
+
+def ping_pong_maps(graph):
+    return feature_maps_with(graph, "ping-pong")
 
 
 def main():
@@ -105,8 +111,9 @@ def main():
         failures.append(f"{rings} window-buffered stream(s), expected at least {args.min_rings}")
     if args.no_ping_pong and ping_pong_maps(graph):
         failures.append("ping-pong buffer(s) left with --hwc: " + ", ".join(ping_pong_maps(graph)))
-    if "channel: window-buffered stream" in plain_graph:
-        failures.append("a window-buffered stream without --hwc")
+    if feature_maps_with(plain_graph, "window-buffered stream"):
+        failures.append("a window-buffered feature map without --hwc: " +
+                        ", ".join(feature_maps_with(plain_graph, "window-buffered stream")))
     bram = lambda d: d["resources"]["BRAM18K"]["used"]
     if bram(design) >= bram(plain_design):
         failures.append(f"the rings do not save block RAM: {bram(plain_design)} -> {bram(design)} BRAM18K")
