@@ -586,6 +586,15 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             s.add(t);
         }
         add_jam_schedule(s, o, choices[i].jam);
+        for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
+            Directive d;
+            d.kind = Directive::Kind::Pipeline;
+            d.target = o.unroll_keys[k];
+            d.loop = o.unroll_loop;
+            d.value = choices[i].ii;
+            d.origin = "dse: " + o.unroll_keys[k];
+            s.add(d);
+        }
         int64_t factor = o.factors.at(choices[i].unroll);
         if (factor <= 1) continue;
         for (const std::string &key : o.unroll_keys) {
@@ -609,6 +618,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
         t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (o.hwc ? "hwc" : choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
+        if (choices[i].ii > 1) t += "/ii" + std::to_string(choices[i].ii);
     }
     return t.empty() ? "naive" : t;
 }
