@@ -317,6 +317,11 @@ int64_t Scheduler::expr_time(const Expr &e) {
     for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
     std::string op = operator_of(e, lets, &context.value_bits);
     if (context.fixed_data_bits > 0) op = fixed_operator_of(e, op, lets, context.fixed_data_bits, context.fixed_acc_bits);
+    // An operation on immediates only (an unrolled copy's index arithmetic, `3 * 27`) is
+    // folded by the tool: no operator.
+    bool folded = !kids.out.empty();
+    for (const Expr &c : kids.out) folded = folded && (c.as<IntImm>() || c.as<UIntImm>() || c.as<FloatImm>());
+    if (folded) op.clear();
     if (!op.empty()) {
         operations[op]++;
         executed[op] += multiplier;
@@ -420,10 +425,31 @@ int64_t Scheduler::run(const Stmt &s, std::vector<LoopEstimate> *loops) {
     return std::max(seq, done);
 }
 
+// The product `e` (a constant index product) with constant offsets of its variable factor
+// dropped: the copies of an unrolled loop, (v * U + u) * K, share one multiplier v * U * K and
+// add the constants u * K.
+Expr index_product_base(const Expr &e) {
+    const Mul *m = e.as<Mul>();
+    bool constant_b = m->b.as<IntImm>() != nullptr;
+    Expr x = constant_b ? m->a : m->b;
+    for (;;) {
+        if (const Add *a = x.as<Add>()) {
+            if (a->b.as<IntImm>()) { x = a->a; continue; }
+            if (a->a.as<IntImm>()) { x = a->b; continue; }
+        }
+        if (const Sub *d = x.as<Sub>()) {
+            if (d->b.as<IntImm>()) { x = d->a; continue; }
+        }
+        break;
+    }
+    return Mul::make(x, constant_b ? m->b : m->a);
+}
+
 // Integer products of the innermost variable of a flattened nest by a constant that is not a
 // power of two (the row address of an array walked down its columns): the pipeline recomputes
-// them every iteration with a DSP multiplier. Products of outer variables change only when
-// the inner loops wrap, and the tool updates them by addition.
+// them every iteration with a DSP multiplier, one per product up to constant offsets (the
+// unrolled copies of a loop share it). Products of outer variables change only when the inner
+// loops wrap, and the tool updates them by addition.
 int64_t count_index_multipliers(const Nest &nest, const Stmt &body) {
     if (nest.loops.size() < 2) return 0;
     std::set<std::string> outer = {nest.loops.back()->name};
@@ -440,9 +466,10 @@ int64_t count_index_multipliers(const Nest &nest, const Stmt &body) {
             if (is_constant_index_product(e)) {
                 for (const std::string &v : referenced_variables(e)) {
                     if (outer.count(v)) {
+                        Expr base = index_product_base(e);
                         bool seen = false;
-                        for (const Expr &f : found) seen |= equal(f, e);
-                        if (!seen) found.push_back(e);
+                        for (const Expr &f : found) seen |= equal(f, base);
+                        if (!seen) found.push_back(base);
                         break;
                     }
                 }

@@ -105,12 +105,20 @@ void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate 
 }
 
 // DSP efficiency of `d`: multiply-accumulates achieved per cycle over what the DSPs in use
-// could do, a MAC of a type costing the DSPs of its multiplier and adder (0 without any).
+// could do, a MAC of a type costing the DSPs of its multiplier and adder (0 without any). In a
+// design with floating-point multiplications those are the MACs (its integer ones are index
+// arithmetic); otherwise the integer multiplications.
 double dsp_efficiency_of(const DesignEstimate &d, const Device &device) {
+    bool floating = false;
+    for (const FilterEstimate &f : d.filters) {
+        for (const auto &kv : f.executed) floating = floating || ((kv.first == "fmul" || kv.first == "dmul") && kv.second > 0);
+    }
     double macs = 0.0, dsp_per_mac = 0.0;
     for (const FilterEstimate &f : d.filters) {
         for (const auto &kv : f.executed) {
-            if (kv.first != "fmul" && kv.first != "dmul" && kv.first.rfind("imul", 0) != 0) continue;
+            bool integer = kv.first.rfind("imul", 0) == 0;
+            if (kv.first != "fmul" && kv.first != "dmul" && !integer) continue;
+            if (integer && floating) continue;
             macs += static_cast<double>(kv.second);
             std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
             int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);

@@ -2,6 +2,7 @@
 // neighbourhood search on the Pareto frontier, every point evaluated by the caller's estimator.
 #include "dse/Search.h"
 #include "dse/Budget.h"
+#include "dse/Trim.h"
 #include "flowhls/Error.h"
 #include "support/Text.h"
 
@@ -11,6 +12,21 @@
 #include <set>
 
 namespace flowhls::dse {
+
+namespace {
+
+// Whether operator `op` takes DSPs on the parts' tables (devices/*.json): the float and
+// double arithmetic and the integer multipliers, not the index adders or comparisons.
+bool takes_dsps(const std::string &op) {
+    static const std::set<std::string> kinds = {"fadd", "fmul", "fexp", "flog", "fcall", "dadd", "dmul"};
+    return kinds.count(op) > 0 || op.rfind("imul", 0) == 0;
+}
+
+}  // namespace
+
+int trim_reserve(const SearchOptions &options) {
+    return std::max(0, std::min(options.trim_points, options.max_points / 4));
+}
 
 uint64_t splitmix64(uint64_t &state) {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -25,7 +41,8 @@ namespace {
 class Explorer {
 public:
     Explorer(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options)
-        : space_(space), evaluate_(evaluate), options_(options), rng_(options.seed) {}
+        : space_(space), evaluate_(evaluate), options_(options), rng_(options.seed),
+          limit_(options.max_points - trim_reserve(options)) {}
 
     SearchResult run() {
         PointChoices naive(space_.nodes.size());
@@ -38,6 +55,8 @@ public:
         mixed_series();
         hwc_series();
         neighbourhood();
+        limit_ = options_.max_points;
+        trim();
         mark_front_and_choice();
         return std::move(result_);
     }
@@ -50,17 +69,19 @@ private:
     SearchResult result_;
     std::set<std::string> seen_;
     std::set<size_t> exhausted_;  // points without unevaluated neighbours
+    int limit_;                   // points the current step may bring the total to
 
     static std::string key(const PointChoices &c) {
         std::string k;
         for (const Choice &x : c) {
-            k += std::to_string(x.order) + "." + std::to_string(x.unroll) + "." + std::to_string(x.jam) + ",";
+            k += std::to_string(x.order) + "." + std::to_string(x.unroll) + "." + std::to_string(x.jam) + "." +
+                 std::to_string(x.ii) + ",";
         }
         return k;
     }
     // Whether node `n` offers the "reduction outside" order (orders[1], not the layout "hwc").
     static bool has_outside(const NodeKnobs &n) { return n.orders.size() > 1 && !n.orders[1].hwc; }
-    bool full() const { return static_cast<int>(result_.points.size()) >= options_.max_points; }
+    bool full() const { return static_cast<int>(result_.points.size()) >= limit_; }
 
     // Evaluates `c` unless it was evaluated already or the budget of points is spent; returns
     // whether it was evaluated now.
@@ -85,6 +106,12 @@ private:
                     p.bottleneck = f.name;
                 }
                 latency_[result_.points.size()][f.name] = f.latency;
+                TrimNode &t = figures_[result_.points.size()][f.name];
+                t.latency = f.latency;
+                t.dsp = f.resources.dsp;
+                for (const auto &op : f.operations) {
+                    if (takes_dsps(op.first)) t.copies = std::max<int64_t>(t.copies, op.second);
+                }
             }
         } catch (const Error &e) {
             p.error = e.what();
@@ -102,6 +129,7 @@ private:
         return f == it->second.end() ? 0 : f->second;
     }
     std::map<size_t, std::map<std::string, int64_t>> latency_;
+    std::map<size_t, std::map<std::string, TrimNode>> figures_;  // of each filter, per point
 
     // Throughput-balanced points (HIDA intensity-aware sharing): every filter's parallelism
     // proportional to its work so that the filters' latencies meet one target interval.
@@ -459,21 +487,104 @@ private:
             objectives.push_back(result_.points[i].objectives());
         }
         for (size_t i : pareto_front(objectives)) result_.points[ok[i]].pareto = true;
+        result_.chosen = choice();
+    }
+
+    // The largest interval the choice accepts: the smallest interval of a point that fits,
+    // plus the tolerance (-1 when none fits).
+    double choice_limit() const {
         int64_t fastest = -1;
         for (const EvaluatedPoint &p : result_.points) {
             if (p.ok && p.fits && (fastest < 0 || p.interval < fastest)) fastest = p.interval;
         }
-        const double limit = static_cast<double>(fastest) * (1.0 + options_.interval_tolerance);
+        return fastest < 0 ? -1.0 : static_cast<double>(fastest) * (1.0 + options_.interval_tolerance);
+    }
+
+    // The choice (SearchResult::chosen) among the points evaluated so far, -1 when none fits.
+    int choice() const {
+        const double limit = choice_limit();
+        int chosen = -1;
         for (size_t i = 0; i < result_.points.size(); i++) {
             const EvaluatedPoint &p = result_.points[i];
             if (!p.ok || !p.fits || static_cast<double>(p.interval) > limit) continue;
-            if (result_.chosen < 0) {
-                result_.chosen = static_cast<int>(i);
+            if (chosen < 0) {
+                chosen = static_cast<int>(i);
                 continue;
             }
-            const EvaluatedPoint &best = result_.points[result_.chosen];
+            const EvaluatedPoint &best = result_.points[chosen];
             if (p.total.dsp < best.total.dsp || (p.total.dsp == best.total.dsp && p.interval < best.interval)) {
-                result_.chosen = static_cast<int>(i);
+                chosen = static_cast<int>(i);
+            }
+        }
+        return chosen;
+    }
+
+    // The trim steps (src/dse/Trim.cpp) from point `from`, best first: the largest predicted
+    // saving, ties to the earlier node, then the kind; at most one per node, none in `rejected`.
+    std::vector<TrimStep> trim_steps(size_t from, double limit, const std::set<std::pair<size_t, int>> &rejected) const {
+        KnownLatency known = [&](size_t node, const Choice &c) {
+            int64_t l = 0;
+            for (size_t p = 0; p < result_.points.size(); p++) {
+                if (result_.points[p].ok && result_.points[p].choices[node] == c) l = latency(p, space_.nodes[node].filter);
+            }
+            return l;
+        };
+        std::vector<TrimStep> steps;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            TrimNode at;
+            auto d = figures_.find(from);
+            if (d != figures_.end() && d->second.count(space_.nodes[i].filter)) at = d->second.at(space_.nodes[i].filter);
+            TrimStep best;
+            for (int kind = 0; kind < 3; kind++) {
+                TrimStep step;
+                if (rejected.count({i, kind}) ||
+                    !trim_step(space_, result_.points[from].choices, i, kind, at, limit, known, step) ||
+                    seen_.count(key(step.choices))) {
+                    continue;
+                }
+                if (step.saving > best.saving) best = step;
+            }
+            if (best.saving > 0) steps.push_back(best);
+        }
+        std::stable_sort(steps.begin(), steps.end(), [](const TrimStep &a, const TrimStep &b) { return a.saving > b.saving; });
+        return steps;
+    }
+
+    // Evaluates `c` as a trim of point `from`; returns the new point's index when it is kept
+    // (it fits, its interval is within `limit`, its DSPs are below `from`'s), else -1.
+    int try_trim(const PointChoices &c, int from, double limit) {
+        const int64_t from_dsp = result_.points[from].total.dsp;
+        if (!add(c, "trim of " + std::to_string(from))) return -1;
+        const EvaluatedPoint &p = result_.points.back();
+        bool kept = p.ok && p.fits && static_cast<double>(p.interval) <= limit && p.total.dsp < from_dsp;
+        return kept ? static_cast<int>(result_.points.size() - 1) : -1;
+    }
+
+    // The trim ("trim of N"), from the chosen point: first every node's best step at once
+    // (one evaluation when the predictions hold), then one step at a time, the largest
+    // predicted saving first; a step is kept when the point fits, its interval stays within the
+    // choice's limit and its DSPs drop; a step that fails is not tried again. Until the points
+    // are spent or no step is left.
+    void trim() {
+        int current = choice();
+        if (current < 0 || full()) return;
+        std::set<std::pair<size_t, int>> rejected;
+        std::vector<TrimStep> steps = trim_steps(current, choice_limit(), rejected);
+        if (steps.size() > 1) {
+            PointChoices all = result_.points[current].choices;
+            for (const TrimStep &s : steps) all[s.node] = s.choices[s.node];
+            int kept = try_trim(all, current, choice_limit());
+            if (kept >= 0) current = kept;
+        }
+        while (current >= 0 && !full()) {
+            const double limit = choice_limit();
+            steps = trim_steps(current, limit, rejected);
+            if (steps.empty()) return;
+            int kept = try_trim(steps[0].choices, current, limit);
+            if (kept >= 0) {
+                current = kept;
+            } else {
+                rejected.insert({steps[0].node, steps[0].kind});
             }
         }
     }

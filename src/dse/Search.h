@@ -29,6 +29,9 @@ struct SearchOptions {
     /// interval of a point that fits, the one with the fewest DSPs: a design 0.1% faster for
     /// ten times the DSPs is not the better one.
     double interval_tolerance = 0.01;
+    /// Evaluations reserved for the trim step (trim_reserve): the steps before it stop that
+    /// many points short of max_points.
+    int trim_points = 8;
     /// Called after each evaluation with the number of points evaluated (null: nothing).
     std::function<void(int evaluated)> progress;
 };
@@ -37,7 +40,7 @@ struct SearchOptions {
 struct EvaluatedPoint {
     PointChoices choices;
     /// How the search reached it: "naive", "balanced", "jam", "mix", "hwc",
-    /// "hwc balanced", "hwc jam", "neighbour of 3".
+    /// "hwc balanced", "hwc jam", "neighbour of 3", "trim of 7".
     std::string origin;
     bool ok = false;      ///< compiled; `error` says why not
     std::string error;
@@ -82,14 +85,24 @@ struct SearchResult {
 /// does) is picked with splitmix64 and its unevaluated neighbour on its slowest filter (one
 /// unroll step up), or a random neighbour (one node one unroll or jam step up or down, or its
 /// order flipped between "default" and "reduction outside", never into or out of "hwc"; never
-/// beyond kMaxUnroll in all), is evaluated; until options.max_points
-/// points or no frontier point has unevaluated neighbours. Marks the frontier and the chosen point. Pure apart from `evaluate`.
+/// beyond kMaxUnroll in all), is evaluated; until options.max_points - trim_reserve(options)
+/// points or no frontier point has unevaluated neighbours; (6) the trim ("trim of N"), with
+/// the reserved points: from the point the choice takes, repeatedly the step predicted to save
+/// the most DSPs -- one node's unroll or jam one step down, or, at unroll and jam 1, its
+/// pipelined loop's II raised (Choice::ii) -- among those whose filter's predicted latency stays
+/// within the choice's interval limit (the parallelism of a filter far below the interval
+/// gains nothing), is evaluated and kept when the point fits, its interval stays within that
+/// limit and its DSPs drop. Marks the frontier and the chosen point. Pure apart from `evaluate`.
 SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options);
 
 /// Contract: every evaluated point as CSV, one row per point in evaluation order (header
 /// `point,origin,status,interval,latency,samples_per_s,dsp,bram18k,uram,lut,ff,dsp_efficiency,
 /// fits,pareto,knobs`); figures are estimates. Deterministic. Pure.
 std::string pareto_csv(const DesignSpace &space, const SearchResult &result);
+
+/// The evaluations of max_points the trim step keeps for itself: min(trim_points,
+/// max_points / 4), at least 0.
+int trim_reserve(const SearchOptions &options);
 
 /// The splitmix64 generator (one step: advances `state`, returns the next value).
 uint64_t splitmix64(uint64_t &state);

@@ -649,6 +649,17 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
         }
         int64_t factor = o.factors.at(choices[i].unroll);
         add_jam_schedule(s, o, choices[i].jam, factor);
+        for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
+            Directive d;
+            d.kind = Directive::Kind::Pipeline;
+            d.target = o.unroll_keys[k];
+            // The split form's pipelined loop is the unroll loop's outer part.
+            bool split = split_unroll(o, choices[i].jam, factor) && o.unroll_keys[k] == o.jam_key;
+            d.loop = split ? o.unroll_outer : o.unroll_loop;
+            d.value = choices[i].ii;
+            d.origin = "dse: " + o.unroll_keys[k];
+            s.add(d);
+        }
         if (factor <= 1) continue;
         for (const std::string &key : o.unroll_keys) {
             Directive d;
@@ -671,6 +682,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
         t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (o.hwc ? "hwc" : choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
+        if (choices[i].ii > 1) t += "/ii" + std::to_string(choices[i].ii);
     }
     return t.empty() ? "naive" : t;
 }

@@ -96,10 +96,15 @@ struct DesignSpace {
 
 
 /// A point of the space: per node, the order index, the index of the unroll factor and the
-/// index of the jam factor (0: no jam) in that order.
+/// index of the jam factor (0: no jam) in that order, and the II of its pipelined loop (0: the
+/// inferred II 1; > 1: a `pipeline` directive with that II on the order's unrolled loop, so the
+/// HLS tool shares the loop's operators; only the trim step sets it, at unroll and jam 1).
 struct Choice {
     int order = 0, unroll = 0, jam = 0;
-    bool operator==(const Choice &o) const { return order == o.order && unroll == o.unroll && jam == o.jam; }
+    int ii = 0;
+    bool operator==(const Choice &o) const {
+        return order == o.order && unroll == o.unroll && jam == o.jam && ii == o.ii;
+    }
 };
 using PointChoices = std::vector<Choice>;
 
@@ -147,15 +152,18 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
 int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 
 /// Contract: the schedule of point `choices` of `space` (one Choice per node, indices in
-/// range): each node's order transforms and, for a factor > 1, its unroll directives. The
+/// range): each node's order transforms and, for a factor > 1, its unroll directives; for an
+/// II > 1 (Choice::ii), a `pipeline` directive with that II on the unrolled loop in each of the
+/// order's unroll keys. The
 /// all-zero point is the empty schedule (the default design). A jam factor J > 1 adds, after
 /// the order's transforms, the split of the jam loop by J, the reorder `jam_order` and the
 /// complete HLS unroll of the inner loop (an output-channel jam: also the helper's reorders and
 /// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
-/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1"; only nodes
-/// off the default; `/jJ` only for a jam), "naive" for the all-zero point.
+/// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1 sm:default/u1/ii32";
+/// only nodes off the default; `/jJ` only for a jam, `/iiN` only for an II), "naive" for the
+/// all-zero point.
 std::string point_text(const DesignSpace &space, const PointChoices &choices);
 
 }  // namespace flowhls::dse

@@ -24,6 +24,9 @@ constexpr int64_t kMaxCompleteElements = 64;
 // partition has more banks than this.
 constexpr int64_t kMaxCyclicSpan = 64;
 constexpr int64_t kMaxBanks = 64;
+// Rows of a flattened array read by up to kMaxBanks unrolled copies need a cyclic factor
+// coprime to the row stride, which can exceed kMaxBanks (64 rows 784 apart: 65 banks).
+constexpr int64_t kMaxRowBanks = 2 * kMaxBanks;
 
 // How the HLS tool replicates the body of pipelined loop `name` (for the reason text).
 std::string replication_text(const Stmt &body, const std::map<std::string, LoopDirective> &directives,
@@ -167,12 +170,12 @@ Choice choose(const std::string &array, int64_t size, const std::vector<AccessCa
                 return set(PartitionKind::Block, f);
             }
         }
-        for (int64_t f = 2; f <= kMaxBanks; f++) {
+        for (int64_t f = 2; f <= kMaxRowBanks; f++) {
             if (fits(PartitionKind::Cyclic, f)) return set(PartitionKind::Cyclic, f);
         }
     }
     if (small) return set(PartitionKind::Complete, 0);
-    out.why_not = accesses + "; no cyclic (up to " + std::to_string(kMaxBanks) +
+    out.why_not = accesses + "; no cyclic (up to " + std::to_string(span <= kMaxCyclicSpan ? kMaxBanks : kMaxRowBanks) +
                   " banks) or block partition is proved to give each access its own bank";
     return out;
 }

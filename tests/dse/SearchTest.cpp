@@ -735,7 +735,10 @@ TEST(Search, SameSeedSameCsvBytes) {
     std::string a = pareto_csv(s, explore(s, toy_estimate, toy_options(7, 200)));
     std::string b = pareto_csv(s, explore(s, toy_estimate, toy_options(7, 200)));
     EXPECT_EQ(a, b);
-    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 26);  // header + max_points rows
+    // header + max_points rows but the trim's reserve: the toy's filters report no DSPs of
+    // their own, so the trim has no step to try.
+    EXPECT_EQ(trim_reserve(toy_options(7, 200)), 6);
+    EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 20);
     EXPECT_EQ(a.substr(0, a.find('\n')),
               "point,origin,status,interval,latency,samples_per_s,dsp,bram18k,uram,lut,ff,dsp_efficiency,fits,pareto,knobs");
 }
@@ -783,6 +786,68 @@ TEST(Search, FailedPointsAreRecordedNotChosen) {
     EXPECT_EQ(r.points[1].error, "no reorder here");
     EXPECT_TRUE(point_schedule(s, r.points[r.chosen].choices).transforms().empty());
     EXPECT_NE(pareto_csv(s, r).find("error: no reorder here"), std::string::npos);
+}
+
+// The trim: f0 needs its unrolls (64,000 cycles of work), f1's latency collapses at any unroll
+// (70,000 cycles at 1, 1,000 from 2: the balanced series, which scales its work, gives it as
+// much as f0), and f2 is a short loop of 12 multipliers (60 DSPs) at II 1 (as the MLP's
+// softmax) whose operators an II of N shares. The trim lowers f1's unroll and raises f2's II: fewer DSPs
+// than any point the search reached before it, at the interval the choice had.
+TEST(Search, TrimLowersDspsAtEqualInterval) {
+    DesignSpace s;
+    for (int i = 0; i < 3; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        n.orders.push_back(toy_default_order(n.key));
+        if (i == 2) n.orders[0].factors = {1};
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 3; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1, ii = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target != name) continue;
+                (d.kind == Directive::Kind::Pipeline ? ii : u) = d.value;
+            }
+            FilterEstimate f;
+            f.name = name;
+            f.latency = i == 0 ? 64000 / u : i == 1 ? (u == 1 ? 70000 : 1000) : 100 * ii;
+            f.resources.dsp = i == 2 ? 5 * ((12 + ii - 1) / ii) : 5 * u;  // f2: 12 fmul per iteration
+            if (i == 2) f.operations["fmul"] = 12;
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += f.resources.dsp;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 8;  // 2 reserved for the trim
+    ASSERT_EQ(trim_reserve(o), 2);
+    SearchResult r = explore(s, model, o);
+    ASSERT_GE(r.chosen, 0);
+    const EvaluatedPoint &c = r.points[r.chosen];
+    int64_t untrimmed = -1, interval = 0;
+    for (const EvaluatedPoint &p : r.points) {
+        if (p.origin.rfind("trim of ", 0) == 0 || !p.ok || !p.fits || p.interval > 8000) continue;
+        if (untrimmed < 0 || p.total.dsp < untrimmed) {
+            untrimmed = p.total.dsp;
+            interval = p.interval;
+        }
+    }
+    ASSERT_EQ(interval, 8000) << pareto_csv(s, r);  // f0 at u8
+    EXPECT_EQ(c.origin.rfind("trim of ", 0), 0u) << pareto_csv(s, r);
+    EXPECT_EQ(c.interval, 8000) << pareto_csv(s, r);
+    EXPECT_LT(c.total.dsp, untrimmed) << pareto_csv(s, r);
+    EXPECT_EQ(c.choices[2].ii, 64) << pareto_csv(s, r);  // 6,400 cycles, within the interval
+    EXPECT_NE(pareto_csv(s, r).find("f2:default/u1/ii64"), std::string::npos) << pareto_csv(s, r);
+    // The trim's point budget: none reserved, no trim (the search before it unchanged).
+    o.trim_points = 0;
+    SearchResult none = explore(s, model, o);
+    EXPECT_EQ(none.points.size(), 8u);
+    for (const EvaluatedPoint &p : none.points) EXPECT_EQ(p.origin.rfind("trim of ", 0), std::string::npos);
 }
 
 // The frontier plot: every compiled point drawn once, the chosen one starred, failed points
