@@ -13,7 +13,8 @@ set -eu
 flowhls=$1; src=$2; work=$3; model=$4; input=$5
 precision=${7:-}
 tolerance=""
-[ -z "$precision" ] || tolerance="--atol $8 --rtol 0"
+# Fixed point: the stand-in ap_fixed testbenches build at -O0 (13 s, not 80 s at -O2; they run in 0.1 s).
+[ -z "$precision" ] || { tolerance="--atol $8 --rtol 0"; OPT=-O0; export OPT; }
 py=/usr/bin/python3
 rm -rf "$work"; mkdir -p "$work"
 fail() { echo "csim-trace: FAIL: $*"; exit 1; }

@@ -4,6 +4,7 @@
 #include "emit/CPrinter.h"
 #include "emit/KernelEmitter.h"
 #include "emit/vitis/FixedTypes.h"
+#include "emit/vitis/VitisEmitter.h"
 #include "graph/Precision.h"
 #include "support/Npy.h"
 
@@ -31,9 +32,10 @@ std::string number(double v) {
 // buffers it writes are saved to FLOWHLS_TRACE_DIR/<buffer>.npy (a FIFO drained and refilled;
 // a fixed-point buffer converted to float64, exact for W <= 53).
 std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
-    KernelStyle style;
-    style.streams = s.target == HlsTarget::Vitis;
     const std::map<std::string, std::string> fixed = fixed_value_types(g);
+    // The buffers keep their ap_fixed types with Vitis's hooks (whose pragmas g++ ignores).
+    KernelStyle style = fixed.empty() ? KernelStyle() : vitis_kernel_style();
+    style.streams = s.target == HlsTarget::Vitis;
     std::ostringstream os;
     print_top_function(g, style, g.name + "_trace", [&](const Filter &f) {
         std::string lines;
