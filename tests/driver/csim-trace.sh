@@ -29,17 +29,7 @@ traced() {
 # The reference of the original model, on the given input; its outputs are the expected ones
 # (paths without spaces).
 $py "$src/models/trace_reference.py" "$model" "$work/ref" "$input"
-expected=$("$py" - "$model" "$work/ref" <<'EOF'
-import sys
-import onnx
-files = {}
-for line in open(sys.argv[2] + "/index.txt"):
-    f = line.rstrip("\n").split("\t")
-    if not line.startswith("#"):
-        files[f[0]] = sys.argv[2] + "/" + f[4]
-print(" ".join("--expected " + files[o.name] for o in onnx.load(sys.argv[1]).graph.output))
-EOF
-)
+expected=$("$py" "$src/tests/driver/expected_outputs.py" "$model" "$work/ref")
 
 # (a) the design as compiled: every traced output matches (exit 0), outputs too.
 traced good "$model"
