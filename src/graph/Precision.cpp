@@ -101,36 +101,55 @@ double max_abs_contents(const Buffer &b) {
     return m;
 }
 
+// Whether filter `f` reads a kernel input (the input load).
+bool reads_kernel_input(const FilterGraph &g, const Filter &f) {
+    for (const std::string &r : f.reads) {
+        if (g.buffer(r).kind == BufferKind::Input) return true;
+    }
+    return false;
+}
+
+// The ONNX nodes computed by several filters of which one holds no ONNX value: an intermediate
+// step (Softmax's max and sum of exponentials) whose range is not measured.
+std::set<std::string> nodes_with_intermediates(const FilterGraph &g) {
+    std::set<std::string> out;
+    for (const Filter &f : g.filters) {
+        if (!f.onnx.node.empty() && f.onnx.values.empty()) out.insert(f.onnx.node);
+    }
+    return out;
+}
+
 // The format auto<W> gives filter `f`: from the measured ranges of the ONNX values it holds
-// and its weights (the constants it reads); a copy takes its value's producer's format, a
-// filter without a node (the input load) the graph inputs' range.
-FixedFormat resolve_auto(const FilterGraph &g, const Filter &f, const FixedFormat &spec, const CalibrationRanges &c) {
+// and its weights (the constants it reads); a copy takes its value's producer's format (or its
+// value's range), the input load the graph inputs' range. Every filter of a node with an
+// unmeasured intermediate (`partial`), and any other filter holding no measured value, stays
+// float: a filter converts what it reads from float buffers to its own format, which must hold it.
+FixedFormat resolve_auto(const FilterGraph &g, const Filter &f, const FixedFormat &spec, const CalibrationRanges &c,
+                         const std::set<std::string> &partial) {
     if (c.samples <= 0) {
         throw Error("--precision " + spec.text() + " needs value ranges measured on calibration inputs " +
                     "(flowhls compile measures them for ONNX models)");
     }
-    if (f.onnx.node.empty() && !f.onnx.outputs.empty()) {
+    if (partial.count(f.onnx.node)) return FixedFormat();
+    const bool copy = f.onnx.node.empty() && f.onnx.op.empty() && !f.onnx.outputs.empty();
+    if (copy) {
         for (const Filter &p : g.filters) {
             if (&p == &f) break;
             const auto &v = p.onnx.values;
             if (p.fixed.enabled() && std::find(v.begin(), v.end(), f.onnx.outputs[0]) != v.end()) return p.fixed;
         }
     }
-    double m = f.onnx.node.empty() ? c.inputs : 0.0;
-    bool found = f.onnx.node.empty();
-    for (const auto *names : {&f.onnx.values, &f.onnx.outputs}) {
-        for (const std::string &v : *names) {
-            auto it = c.values.find(v);
-            if (it != c.values.end()) m = std::max(m, it->second), found = true;
-        }
+    const bool input_load = f.onnx.empty() && reads_kernel_input(g, f);
+    double m = input_load ? c.inputs : 0.0;
+    bool found = input_load;
+    for (const std::string &v : copy ? f.onnx.outputs : f.onnx.values) {
+        auto it = c.values.find(v);
+        if (it != c.values.end()) m = std::max(m, it->second), found = true;
     }
-    if (!found) {
-        throw Error("--precision " + spec.text() + ": no value of ONNX node '" + f.onnx.node + "' (" + f.onnx.op +
-                    ") was measured on the calibration inputs");
-    }
+    if (!found) return FixedFormat();
     for (const std::string &r : f.reads) {
         const Buffer &b = g.buffer(r);
-        if (b.kind == BufferKind::Constant) m = std::max(m, max_abs_contents(b));
+        m = std::max(m, max_abs_contents(b));  // ROMs, and weights passed as m_axi arguments
     }
     FixedFormat out = auto_fixed_format(spec.width, m);
     out.samples = c.samples;
@@ -140,6 +159,7 @@ FixedFormat resolve_auto(const FilterGraph &g, const Filter &f, const FixedForma
 }  // namespace
 
 void assign_precision(FilterGraph &g, const PrecisionOptions &p) {
+    const std::set<std::string> partial = nodes_with_intermediates(g);
     std::set<std::string> names;
     for (Filter &f : g.filters) {
         names.insert(f.onnx.node);
@@ -147,7 +167,7 @@ void assign_precision(FilterGraph &g, const PrecisionOptions &p) {
         bool writes_float = false;
         for (const std::string &w : f.writes) writes_float |= g.buffer(w).type.is_float();
         f.fixed = writes_float ? precision_of(p, f.onnx.node, f.onnx.op) : FixedFormat();
-        if (f.fixed.automatic) f.fixed = resolve_auto(g, f, f.fixed, p.calibration);
+        if (f.fixed.automatic) f.fixed = resolve_auto(g, f, f.fixed, p.calibration, partial);
     }
     for (const auto &o : p.overrides) {
         if (!names.count(o.first)) {
