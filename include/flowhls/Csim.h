@@ -35,8 +35,11 @@ struct TraceRow {
     std::string value;  ///< the ONNX value (tensor) the filter computes
     std::string node, op;  ///< the ONNX node that produces it in the reference ("" if none)
     std::string shape;     ///< ONNX shape ("1x6x28x28"), from the reference
-    std::string dtype;     ///< .npy dtype of the design's buffer ("<f4", "|i1")
+    std::string dtype;     ///< .npy dtype of the design's buffer ("<f4", "|i1"), or "fixed<W,I>"
     bool integer = false;  ///< compared exactly; errors are in LSB
+    /// A fixed<W,I> buffer (saved as float64): its LSB 2^-(W-I), which the table also gives
+    /// the error in; 0 otherwise.
+    double lsb = 0.0;
     int64_t count = 0;     ///< values compared
     int64_t mismatches = 0;
     double max_abs = 0.0;

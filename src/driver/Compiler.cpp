@@ -344,6 +344,22 @@ void refuse_over_budget(const Resources &used, const Resources &budget, const De
                 "resources go)");
 }
 
+// Contract: adds the fixed-point formats of `graph`'s filters (precision_report_text/json) to
+// report.txt, README.md and report.json's "precision"; nothing when no filter is fixed.
+void add_precision_report(std::vector<EmittedFile> &files, const FilterGraph &graph) {
+    std::string text = precision_report_text(graph);
+    if (text.empty()) return;
+    for (EmittedFile &f : files) {
+        if (f.path == "report.txt") f.contents += text;
+        if (f.path == "README.md") f.contents += "\n## Fixed point\n" + text;
+        if (f.path == "report.json") {
+            nlohmann::json j = nlohmann::json::parse(f.contents);
+            j["precision"] = nlohmann::json::parse(precision_report_json(graph));
+            f.contents = j.dump(2) + "\n";
+        }
+    }
+}
+
 // Contract: adds what the design-space exploration chose (options.extra_files, the report and
 // README sections, report.json's `dse` object, the frontier plot `frontier.svg` inline in
 // report.html) to the project's `files`.
@@ -400,6 +416,7 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     std::vector<EmittedFile> files = code_and_report_files(graph, program, options, device, out.staging_path(), estimates);
     if (budget) refuse_over_budget(estimates.design.total, *budget, device);
     add_dse_results(files, options);
+    add_precision_report(files, graph);
     for (EmittedFile &f : test_data_files(graph, program, options, interface_names)) files.push_back(std::move(f));
 
     CompileResult result;

@@ -1,6 +1,7 @@
 // run_csim: checks that a project holds the code flowhls wrote, builds its testbench with its
 // Makefile and runs it.
 #include "flowhls/Csim.h"
+#include "driver/CalibrationRanges.h"
 #include "driver/CsimTrace.h"
 #include "flowhls/Error.h"
 #include "frontend/onnx/TensorData.h"
@@ -145,15 +146,6 @@ void check_project_files(const std::string &dir) {
     }
 }
 
-// The Python interpreter that runs the trace reference: $FLOWHLS_PYTHON, else Debian's
-// /usr/bin/python3 (the one with numpy and onnx), else python3 on the PATH.
-std::string reference_python() {
-    const char *env = std::getenv("FLOWHLS_PYTHON");
-    if (env && *env) return env;
-    std::error_code ec;
-    return fs::is_regular_file("/usr/bin/python3", ec) ? "/usr/bin/python3" : "python3";
-}
-
 // Contract: `flowhls csim --trace MODEL.onnx` in one step: writes the embedded float64 reference
 // (models/trace_reference.py and the evaluator it imports) under `dir`/build/trace-reference/,
 // runs it on `model` with the inputs the simulation gets (`o.inputs`, else the project's data
@@ -164,33 +156,15 @@ std::string run_trace_reference(const std::string &dir, const std::string &model
     fs::path root = fs::absolute(fs::path(dir) / "build" / "trace-reference");
     std::error_code ec;
     fs::remove_all(root, ec);
-    fs::create_directories(root / "scripts", ec);
-    if (ec) throw Error("cannot create '" + (root / "scripts").string() + "': " + ec.message());
-    for (const EmbeddedFile &f : reference_scripts()) {
-        std::ofstream out(root / "scripts" / fs::path(f.path).filename(), std::ios::binary);
-        out << f.contents;
-        if (!out) throw Error("cannot write '" + (root / "scripts" / fs::path(f.path).filename()).string() + "'");
-    }
     std::vector<std::string> inputs = o.inputs;
     if (inputs.empty()) {
         std::vector<std::string> outputs;
         read_data_manifest(dir, &inputs, &outputs);
         for (std::string &in : inputs) in = fs::absolute(fs::path(dir) / in).string();
     }
-    std::vector<std::string> argv = {reference_python(), (root / "scripts" / "trace_reference.py").string(),
-                                     fs::absolute(model).string(), (root / "values").string()};
-    for (const std::string &in : inputs) argv.push_back(fs::absolute(in).string());
-    ProcessResult run = run_process(argv, dir, echo);
-    if (run.status != 0) {
-        std::string last;
-        for (const std::string &l : split_fields(run.output, '\n')) {
-            if (!l.empty()) last = l;
-        }
-        throw Error("the trace reference (" + argv[0] + " trace_reference.py, which needs numpy and onnx) failed" +
-                    (run.status == -1  ? std::string(": could not run it")
-                     : last.empty() ? ": exit status " + std::to_string(run.status)
-                                    : ": " + one_line(last)));
-    }
+    std::vector<std::string> args = {fs::absolute(model).string(), (root / "values").string()};
+    for (const std::string &in : inputs) args.push_back(fs::absolute(in).string());
+    run_reference_script(root.string(), args, dir, "the trace reference", echo);
     return (root / "values").string();
 }
 

@@ -3,6 +3,7 @@
 #include "driver/CsimTrace.h"
 #include "flowhls/Error.h"
 #include "frontend/onnx/TensorData.h"
+#include "flowhls/Precision.h"
 #include "support/Paths.h"
 
 #include <nlohmann/json.hpp>
@@ -43,9 +44,9 @@ std::vector<std::string> data_lines(const std::string &path, const std::string &
     return out;
 }
 
-// A name with %XX escapes (trace.txt and index.txt escape control characters, '%' and, in
-// trace.txt, spaces).
-std::string unescape(const std::string &s, const std::string &where) {
+}  // namespace
+
+std::string unescape_trace_name(const std::string &s, const std::string &where) {
     std::string out;
     for (size_t i = 0; i < s.size(); i++) {
         if (s[i] != '%') {
@@ -61,6 +62,8 @@ std::string unescape(const std::string &s, const std::string &where) {
     }
     return out;
 }
+
+namespace {
 
 // A reference value: its node, op, shape and file (index.txt of the reference directory).
 struct ReferenceValue {
@@ -79,7 +82,7 @@ std::map<std::string, ReferenceValue> read_reference_index(const std::string &re
         bool plain_file = f.size() == 5 && !f[4].empty() && f[4].find('/') == std::string::npos &&
                           f[4].find("..") == std::string::npos;
         if (!plain_file) throw Error("'" + index + "' is not a trace reference index (line '" + line + "')");
-        values[unescape(f[0], index)] = {unescape(f[1], index), f[2], f[3], f[4]};
+        values[unescape_trace_name(f[0], index)] = {unescape_trace_name(f[1], index), f[2], f[3], f[4]};
     }
     return values;
 }
@@ -118,6 +121,7 @@ void compare_row(TraceRow &row, const std::string &got_path, const std::string &
 }
 
 std::string error_text(const TraceRow &r) {
+    if (r.lsb > 0) return number(r.max_abs) + " (" + number(r.max_abs / r.lsb) + " LSB)";
     return r.integer ? number(r.max_abs) + " LSB" : number(r.max_abs);
 }
 
@@ -125,18 +129,24 @@ std::string table(const TraceReport &t, const std::string &reference) {
     std::ostringstream os;
     os << "trace against " << reference << " (floating-point values within atol " << t.atol << " + rtol " << t.rtol
        << " x |ref|; integers exactly, errors in LSB)\n";
-    size_t width = 6;
-    for (const TraceRow &r : t.rows) width = std::max(width, (r.node.empty() ? r.value : r.node).size() + 2);
+    size_t width = 6, dtype = 6, error = 14;
+    for (const TraceRow &r : t.rows) {
+        width = std::max(width, (r.node.empty() ? r.value : r.node).size() + 2);
+        dtype = std::max(dtype, r.dtype.size() + 2);
+        if (r.count) error = std::max(error, error_text(r).size() + 2);
+    }
     os << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(width)) << "node" << std::setw(18) << "op"
-       << std::setw(18) << "shape" << std::setw(6) << "dtype" << std::setw(14) << "max abs err" << std::setw(18)
+       << std::setw(18) << "shape" << std::setw(static_cast<int>(dtype)) << "dtype" << std::setw(static_cast<int>(error))
+       << "max abs err" << std::setw(18)
        << "mismatches"
        << "status\n";
     for (size_t i = 0; i < t.rows.size(); i++) {
         const TraceRow &r = t.rows[i];
         std::string node = r.node.empty() ? r.value : r.node;
         os << std::setw(4) << i + 1 << std::setw(static_cast<int>(width)) << node << std::setw(18)
-           << (r.op.empty() ? "-" : r.op) << std::setw(18) << (r.shape.empty() ? "-" : r.shape) << std::setw(6)
-           << r.dtype << std::setw(14) << (r.count ? error_text(r) : "-") << std::setw(18)
+           << (r.op.empty() ? "-" : r.op) << std::setw(18) << (r.shape.empty() ? "-" : r.shape)
+           << std::setw(static_cast<int>(dtype)) << r.dtype << std::setw(static_cast<int>(error))
+           << (r.count ? error_text(r) : "-") << std::setw(18)
            << (r.count ? std::to_string(r.mismatches) + "/" + std::to_string(r.count) : "-") << r.status << "\n";
     }
     if (t.first_divergence < 0) {
@@ -165,6 +175,7 @@ std::string json(const TraceReport &t, const std::string &reference) {
                         {"shape", r.shape},
                         {"dtype", r.dtype},
                         {"integer", r.integer},
+                        {"lsb", r.lsb},
                         {"count", r.count},
                         {"max_abs_error", r.max_abs},
                         {"mismatches", r.mismatches},
@@ -197,12 +208,13 @@ TraceReport compare_trace(const std::string &dir, const std::string &reference, 
         row.filter = f[0];
         row.buffer = f[1];
         row.dtype = f[3];
+        if (row.dtype.rfind("fixed<", 0) == 0) row.lsb = std::ldexp(1.0, -parse_fixed_format(row.dtype, manifest).fraction());
         // The first of the values the filter holds (computed, then views) the reference has.
         std::istringstream names(f[2]);
         std::string name;
         auto it = ref.end();
         while (names >> name && it == ref.end()) {
-            std::string value = unescape(name, manifest);
+            std::string value = unescape_trace_name(name, manifest);
             if (row.value.empty()) row.value = value;
             it = ref.find(value);
             if (it != ref.end()) row.value = value;

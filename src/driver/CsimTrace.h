@@ -7,6 +7,10 @@
 
 namespace flowhls {
 
+/// A name of trace.txt or a reference's index.txt with its %XX escapes (control characters,
+/// '%' and, in trace.txt, spaces) decoded. Throws flowhls::Error naming `where` for a bad escape.
+std::string unescape_trace_name(const std::string &s, const std::string &where);
+
 /// Contract: reads the project's trace.txt (filter, buffer, ONNX value, dtype and size of each
 /// traced output, in the order the top function computes them), the files the trace testbench
 /// saved to `dir`/build/trace/, and `reference`/index.txt (ONNX value, node, op, shape and .npy

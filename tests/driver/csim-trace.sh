@@ -2,37 +2,34 @@
 # flowhls csim --trace (per-layer bisection) end to end: a correct model's every filter output
 # matches the float64 reference; a model with one planted error (one Conv's weights changed in
 # the compiled copy only) is traced to exactly that Conv; bad reference directories are refused.
-# Usage: csim-trace.sh FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE]
+# Usage: csim-trace.sh FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE [PRECISION ATOL]]
 #   MODEL.onnx, INPUT: a float or QDQ model and its test input (.pb or .npy)
-#   PLANTED_NODE: the Conv node whose weight is changed (default: the second Conv)
+#   PLANTED_NODE: the Conv node whose weight is changed (default, or "": the second Conv)
+#   PRECISION ATOL: compile with --precision PRECISION (fixed<W,I>) and compare every filter
+#   (and the outputs) within --atol ATOL --rtol 0; the one-step and bad-reference checks, which
+#   do not depend on the data type, are left to the float run.
 set -eu
-[ $# -ge 5 ] || { echo "usage: $0 FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE]" >&2; exit 2; }
+[ $# -ge 5 ] || { echo "usage: $0 FLOWHLS SOURCE_DIR WORK_DIR MODEL.onnx INPUT [PLANTED_NODE [PRECISION ATOL]]" >&2; exit 2; }
 flowhls=$1; src=$2; work=$3; model=$4; input=$5
+precision=${7:-}
+tolerance=""
+# Fixed point: the stand-in ap_fixed testbenches build at -O0 (13 s, not 80 s at -O2; they run in 0.1 s).
+[ -z "$precision" ] || { tolerance="--atol $8 --rtol 0"; OPT=-O0; export OPT; }
 py=/usr/bin/python3
 rm -rf "$work"; mkdir -p "$work"
 fail() { echo "csim-trace: FAIL: $*"; exit 1; }
 # traced NAME MODEL: compiles MODEL to $work/NAME, traces it against $work/ref into $work/NAME.txt
 # and prints it; $status is the trace's exit status.
 traced() {
-  "$flowhls" compile "$2" -o "$work/$1" --inputs "$input" $expected >/dev/null
-  status=0; "$flowhls" csim "$work/$1" --trace "$work/ref" >"$work/$1.txt" 2>&1 || status=$?
+  "$flowhls" compile "$2" -o "$work/$1" --inputs "$input" $expected ${precision:+--precision "$precision"} $tolerance >/dev/null
+  status=0; "$flowhls" csim "$work/$1" --trace "$work/ref" $tolerance >"$work/$1.txt" 2>&1 || status=$?
   cat "$work/$1.txt"
 }
 
 # The reference of the original model, on the given input; its outputs are the expected ones
 # (paths without spaces).
 $py "$src/models/trace_reference.py" "$model" "$work/ref" "$input"
-expected=$("$py" - "$model" "$work/ref" <<'EOF'
-import sys
-import onnx
-files = {}
-for line in open(sys.argv[2] + "/index.txt"):
-    f = line.rstrip("\n").split("\t")
-    if not line.startswith("#"):
-        files[f[0]] = sys.argv[2] + "/" + f[4]
-print(" ".join("--expected " + files[o.name] for o in onnx.load(sys.argv[1]).graph.output))
-EOF
-)
+expected=$("$py" "$src/tests/driver/expected_outputs.py" "$model" "$work/ref")
 
 # (a) the design as compiled: every traced output matches (exit 0), outputs too.
 traced good "$model"
@@ -43,6 +40,13 @@ grep -q "no reference\|size differs" "$work/good.txt" && fail "a filter output w
 [ -s "$work/good/build/trace/trace.json" ] || fail "no trace.json"
 "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] is None" \
   "$work/good/build/trace/trace.json" || fail "trace.json names a divergence"
+if [ -n "$precision" ]; then
+  # Every traced buffer is fixed point, saved as float64, its error also given in LSB.
+  [ "$(grep -c "	$precision	" "$work/good/trace.txt")" -ge 5 ] || fail "trace.txt does not list $precision buffers"
+  [ "$(grep -c " LSB)" "$work/good.txt")" -ge 5 ] || fail "the table gives no error in LSB"
+  "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert all(r['lsb'] > 0 for r in j['rows'] if r['dtype'].startswith('fixed<'))" \
+    "$work/good/build/trace/trace.json" || fail "trace.json has no LSB for a fixed-point row"
+fi
 
 # (b) one Conv's first output channel's weights changed in the compiled copy: the trace names
 # exactly that node.
@@ -89,6 +93,11 @@ traced bad "$work/planted.onnx"
 grep -q "trace: first divergence at node '$planted' " "$work/bad.txt" || fail "the trace does not name '$planted'"
 "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['first_divergence'] == sys.argv[2], j['first_divergence']" \
   "$work/bad/build/trace/trace.json" "$planted" || fail "trace.json does not name '$planted'"
+
+if [ -n "$precision" ]; then
+  echo "csim-trace: PASS: every output of $(basename "$model") at $precision within $8; the planted error is traced to '$planted'"
+  exit 0
+fi
 
 # (c) one step, --trace MODEL.onnx: flowhls runs its embedded float64 reference on the
 # simulation's inputs itself; the same verdicts as with the reference directory.

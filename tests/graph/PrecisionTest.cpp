@@ -42,6 +42,55 @@ TEST(Precision, NodeNameBeforeOpType) {
     EXPECT_EQ(precision_of(p, "", ""), (FixedFormat{16, 6}));
 }
 
+TEST(Precision, ParsesAuto) {
+    EXPECT_EQ(parse_fixed_format("auto", "x"), (FixedFormat{kAutoFixedWidth, 0, true}));
+    EXPECT_EQ(parse_fixed_format("auto<12>", "x"), (FixedFormat{12, 0, true}));
+    EXPECT_EQ(parse_fixed_format("auto<12>", "x").text(), "auto<12>");
+    for (const char *bad : {"auto<0>", "auto<33>", "auto<>", "auto<12", "auto<-3>", "auto<1,2>", "auto12", "AUTO"}) {
+        EXPECT_THROW(parse_fixed_format(bad, "--precision"), Error) << bad;
+    }
+    PrecisionOptions p;
+    add_precision_argument("fixed<16,6>", p);
+    EXPECT_FALSE(p.automatic());
+    add_precision_argument("Conv=auto<10>", p);
+    EXPECT_TRUE(p.automatic());
+    EXPECT_EQ(precision_of(p, "/conv1/Conv", "Conv"), (FixedFormat{10, 0, true}));
+}
+
+// The integer bits auto<W> chooses: the smallest I with 2^(I-1) > max |value|, plus one bit of
+// headroom, clamped to 1..W.
+TEST(Precision, AutoFormatFromRange) {
+    struct Case {
+        double max_abs;
+        int width, integer;
+    } cases[] = {
+        {0.0, 16, 2},       // nothing measured: 1 bit (the sign) + headroom
+        {0.25, 16, 2},      // 0.25 < 2^0
+        {0.999, 16, 2},     //
+        {1.0, 16, 3},       // 1.0 needs I = 2 (fixed<W,1> stops below 1)
+        {1.0338, 16, 3},    // LeNet-5's conv1 output
+        {1.9999, 16, 3},    //
+        {2.0, 16, 4},       //
+        {100.0, 16, 9},     // 2^7 > 100: I = 8, + 1
+        {1e30, 16, 16},     // clamped to W
+        {1e-30, 16, 2},     // clamped to 1 bit before the headroom
+        {3.0, 3, 3},        // I = 3 + 1 clamped to W = 3
+        {0.5, 1, 1},        // W = 1
+    };
+    for (const Case &c : cases) {
+        FixedFormat f = auto_fixed_format(c.width, c.max_abs);
+        EXPECT_EQ(f, (FixedFormat{c.width, c.integer})) << c.max_abs << " W " << c.width << ": " << f.text();
+        EXPECT_EQ(f.measured, c.max_abs);
+        EXPECT_FALSE(f.automatic);
+        // Without the headroom the value fits: 2^(I-1-headroom) > max_abs unless clamped.
+        if (c.integer < c.width && c.max_abs > 0 && c.max_abs < 1e20) {
+            EXPECT_GT(std::ldexp(1.0, c.integer - 1 - kAutoHeadroomBits), c.max_abs);
+        }
+    }
+    EXPECT_NE(auto_choice_text(auto_fixed_format(16, 1.0338)).find("max |value| 1.0338"), std::string::npos);
+    EXPECT_EQ(auto_choice_text(FixedFormat{16, 6}), "");
+}
+
 TEST(Precision, RawIntegersRoundHalfToEvenAndSaturate) {
     FixedFormat f{16, 6};  // steps of 2^-10, range [-32, 32 - 2^-10]
     EXPECT_EQ(fixed_raw(f, 0.0), 0);

@@ -1,7 +1,9 @@
 // The compile subcommand: a model, example or generator into an HLS project (then csim).
 #include "driver/cli/Command.h"
 #include "driver/cli/DseCommand.h"
+#include "driver/CalibrationRanges.h"
 #include "dse/FrontierPlot.h"
+#include "frontend/halide/Reference.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Directives.h"
@@ -32,7 +34,7 @@ struct CompileArgs {
     bool dump_graph = false, time_passes = false, verify_each = false, csim = false, sanitize = false, verbose = false, report = false;
     std::string device = "xc7z020", budget;
     double clock_mhz = 100.0;
-    std::vector<std::string> dump_after, disabled, precision;
+    std::vector<std::string> dump_after, disabled, precision, calibration;
     int64_t max_memory = 0;  // bytes; 0: default_memory_budget()
     bool synth = false, no_dsp_packing = false;
     std::string bambu;
@@ -174,6 +176,34 @@ void check_program_memory(const HalideProgram &p, int64_t budget) {
     }
 }
 
+// Contract: with an `auto` format among --precision, the value ranges it is chosen from,
+// measured on the calibration inputs (--calibration, else the test inputs the project gets)
+// with the model's float64 reference, into `options.precision.calibration`. Refused
+// (flowhls::Error) before anything is written: no ONNX model, a target other than Vitis, a bad
+// calibration file, a failing reference; --calibration without auto.
+void measure_auto_precision(const CompileArgs &a, const HalideProgram &program, CompileOptions &options) {
+    if (!options.precision.automatic()) {
+        if (!a.calibration.empty()) throw Error("--calibration is for --precision auto (formats from measured ranges)");
+        return;
+    }
+    if (a.model.empty()) {
+        throw Error("--precision auto measures value ranges with the model's float64 reference: it needs an ONNX "
+                    "model, not an example or generator (give fixed<W,I>)");
+    }
+    if (options.target != HlsTarget::Vitis) {
+        throw Error("--precision auto is Vitis-only for now (ap_fixed); PandA-Bambu keeps float");
+    }
+    std::vector<Halide::Buffer<>> inputs = program.test_inputs;
+    if (inputs.empty() && a.calibration.empty()) {
+        std::vector<Halide::Buffer<>> all = random_inputs(program, options.seed);
+        for (size_t i = 0; i < program.inputs.size() && i < all.size(); i++) {
+            if (!program.inputs[i].constant.defined()) inputs.push_back(all[i]);
+        }
+    }
+    options.precision.calibration =
+        measure_calibration_ranges(a.model, a.calibration, inputs, a.verbose ? &std::cerr : nullptr);
+}
+
 int run_compile(const CompileArgs &a) {
     if (a.synth) {
         if (a.target != "bambu") throw Error("--synth runs PandA-Bambu: compile with --target bambu");
@@ -185,6 +215,7 @@ int run_compile(const CompileArgs &a) {
     HlsSchedule user;
     if (!a.directives.empty()) user = read_directives_json(a.directives);
     CompileOptions options = compile_options(a, named.default_dir);
+    measure_auto_precision(a, program, options);
     std::optional<DseOutcome> explored;
     if (a.dse) {
         // The best point that fits, compiled from its schedule.json text exactly as
@@ -282,8 +313,13 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_flag("--no-dsp-packing", a.no_dsp_packing,
                 "Vitis: keep one multiply per int8 MAC (by default two MACs sharing an operand share one DSP, WP486)");
     c->add_option("--precision", a.precision,
-                  "Vitis: float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W) or "
-                  "KEY=fixed<W,I> / KEY=float for an ONNX node name or op type (repeatable; default float)");
+                  "Vitis: float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W), auto or auto<W> "
+                  "(I per node from ranges measured on --calibration inputs; W default 16) or KEY=fixed<W,I> / "
+                  "KEY=auto<W> / KEY=float for an ONNX node name or op type (repeatable; default float)");
+    c->add_option("--calibration", a.calibration,
+                  "--precision auto: calibration inputs (.npy/.pb, several samples per file allowed, or a directory "
+                  "of them; repeatable; default: the test inputs)")
+        ->allow_extra_args(false);
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
     c->add_option("--max-memory", a.max_memory,

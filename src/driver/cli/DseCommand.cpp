@@ -93,6 +93,10 @@ int run_dse(DseArgs &a) {
     if (!a.directives.empty()) base = read_directives_json(a.directives);
     program.directives.append(base);
     for (const std::string &p : a.precision) add_precision_argument(p, a.options.precision);
+    if (a.options.precision.automatic()) {
+        throw Error("flowhls dse does not measure value ranges for --precision auto: explore with "
+                    "'flowhls compile MODEL --precision auto --dse'");
+    }
     OutputDir out(a.output);  // an unwritable destination fails before the exploration
     DseOutcome o = explore_program(program, a.options, a.settings);
     std::cout << frontier_table(o);

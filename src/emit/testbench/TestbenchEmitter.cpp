@@ -3,6 +3,9 @@
 #include "ir/IRText.h"
 #include "emit/CPrinter.h"
 #include "emit/KernelEmitter.h"
+#include "emit/vitis/FixedTypes.h"
+#include "emit/vitis/VitisEmitter.h"
+#include "graph/Precision.h"
 #include "support/Npy.h"
 
 #include <iomanip>
@@ -26,9 +29,12 @@ std::string number(double v) {
 }
 
 // The trace copy of the top function: after each filter that computes an ONNX value, the
-// buffers it writes are saved to FLOWHLS_TRACE_DIR/<buffer>.npy (a FIFO drained and refilled).
+// buffers it writes are saved to FLOWHLS_TRACE_DIR/<buffer>.npy (a FIFO drained and refilled;
+// a fixed-point buffer converted to float64, exact for W <= 53).
 std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
-    KernelStyle style;
+    const std::map<std::string, std::string> fixed = fixed_value_types(g);
+    // The buffers keep their ap_fixed types with Vitis's hooks (whose pragmas g++ ignores).
+    KernelStyle style = fixed.empty() ? KernelStyle() : vitis_kernel_style();
     style.streams = s.target == HlsTarget::Vitis;
     std::ostringstream os;
     print_top_function(g, style, g.name + "_trace", [&](const Filter &f) {
@@ -37,7 +43,14 @@ std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
             std::string file = "\"" + b.name + ".npy\"", descr = "\"" + npy_descr(b.type) + "\"";
-            if (style.streams && b.is_stream()) {
+            auto fx = fixed.find(b.name);
+            if (fx != fixed.end()) {
+                std::string call = style.streams && b.is_stream() ? "flowhls_trace_fixed_stream(" + b.name
+                                   : b.is_scalar() ? "flowhls_trace_fixed(&" + b.name + ", 1"
+                                                   : "flowhls_trace_fixed((const " + fx->second + " *)" + b.name + ", " +
+                                                         std::to_string(b.size());
+                lines += "    " + call + ", " + file + ");\n";
+            } else if (style.streams && b.is_stream()) {
                 lines += "    flowhls_trace_stream(" + b.name + ", " + file + ", " + descr + ");\n";
             } else if (b.is_scalar()) {
                 lines += "    flowhls_save_npy(FLOWHLS_TRACE_DIR, " + file + ", &" + b.name + ", sizeof " + b.name +
@@ -72,6 +85,24 @@ std::string testbench(const FilterGraph &g, const ProjectSettings &s, bool trace
                << "    std::vector<decltype(s.read())> values;\n"
                << "    while (!s.empty()) values.push_back(s.read());\n"
                << "    flowhls_save_npy(FLOWHLS_TRACE_DIR, file, values.data(), sizeof(values[0]), values.size(), descr);\n"
+               << "    for (const auto &v : values) s.write(v);\n"
+               << "}\n";
+        }
+        if (!fixed_buffers(g).empty()) {
+            os << (streams && s.target == HlsTarget::Vitis ? "" : "#include <vector>\n") << "\n"
+               << "/* Saves `n` fixed-point values as float64 (exact: W <= 32). */\n"
+               << "template <typename T>\n"
+               << "static void flowhls_trace_fixed(const T *values, size_t n, const char *file) {\n"
+               << "    std::vector<double> d(n);\n"
+               << "    for (size_t i = 0; i < n; i++) d[i] = values[i].to_double();\n"
+               << "    flowhls_save_npy(FLOWHLS_TRACE_DIR, file, d.data(), sizeof(double), n, \"<f8\");\n"
+               << "}\n"
+               << "/* The same for what fixed-point FIFO `s` holds, put back for its consumer. */\n"
+               << "template <typename S>\n"
+               << "static void flowhls_trace_fixed_stream(S &s, const char *file) {\n"
+               << "    std::vector<decltype(s.read())> values;\n"
+               << "    while (!s.empty()) values.push_back(s.read());\n"
+               << "    flowhls_trace_fixed(values.data(), values.size(), file);\n"
                << "    for (const auto &v : values) s.write(v);\n"
                << "}\n";
         }
@@ -170,13 +201,17 @@ std::string trace_manifest(const FilterGraph &g) {
     os << "# Outputs the trace testbench saves to build/trace/ (flowhls csim --trace), in the order the top\n"
        << "# function computes them: filter, buffer, the ONNX values it holds (computed, then views of it;\n"
        << "# %XX-escaped, space-separated), dtype, elements.\n";
+    const std::map<std::string, const Filter *> fixed = fixed_buffers(g);
+    if (!fixed.empty()) os << "# dtype fixed<W,I>: an ap_fixed buffer, saved as float64 ('<f8').\n";
     for (const Filter &f : g.filters) {
         if (f.onnx.values.empty()) continue;
         std::string values;
         for (const std::string &v : f.onnx.values) values += (values.empty() ? "" : " ") + escape_name(v);
         for (const std::string &w : f.writes) {
             const Buffer &b = g.buffer(w);
-            os << f.name << "\t" << b.name << "\t" << values << "\t" << npy_descr(b.type) << "\t" << b.size() << "\n";
+            auto fx = fixed.find(b.name);
+            std::string dtype = fx != fixed.end() ? fx->second->fixed.text() : npy_descr(b.type);
+            os << f.name << "\t" << b.name << "\t" << values << "\t" << dtype << "\t" << b.size() << "\n";
         }
     }
     return os.str();

@@ -67,7 +67,7 @@ std::string fixed_type_definitions(const FilterGraph &g) {
                   "// and overflow AP_SAT (saturate) wherever a value is stored; sums and products at full precision.\n";
         }
         std::string what = f.onnx.node.empty() ? "filter " + f.name : "ONNX node '" + f.onnx.node + "' (" + f.onnx.op + ")";
-        out += "// " + what + ": " + f.fixed.text() + "\n";
+        out += "// " + what + ": " + f.fixed.text() + auto_choice_text(f.fixed) + "\n";
         out += "typedef " + ap_fixed_text(f.fixed) + " " + data_type_name(f) + ";  // its data and weights\n";
         out += "typedef " + ap_fixed_text(f.fixed.accumulator()) + " " + acc_type_name(f) +
                ";  // its sums and intermediate values\n";

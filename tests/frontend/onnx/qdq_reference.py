@@ -9,7 +9,8 @@ The QuantizeLinear of a float32 graph input divides in float32 as ONNX specifies
 graph output is the float32 DequantizeLinear of its integers, so a correct integer design
 matches bit for bit. Ops: Constant, ConstantOfShape, Cast, QuantizeLinear, DequantizeLinear,
 Conv (2-D, groups), Gemm, MatMul, Add, Relu, MaxPool (2-D), AveragePool (2-D, pads,
-count_include_pad, ceil_mode), GlobalAveragePool, Concat, Flatten, Reshape, ArgMax.
+count_include_pad, ceil_mode), GlobalAveragePool, Concat, Flatten, Reshape, ArgMax, Softmax
+(opset 13: along one axis).
 """
 import os
 import sys
@@ -140,6 +141,12 @@ def run(model, feeds):
             oh, ow = (x.shape[2] - kh) // sh + 1, (x.shape[3] - kw) // sw + 1
             out = np.stack([np.stack([x[:, :, r * sh:r * sh + kh, c * sw:c * sw + kw].max(axis=(2, 3))
                                       for c in range(ow)], -1) for r in range(oh)], -2)
+        elif op == "Softmax":  # opset >= 13: along `axis` (default -1)
+            if max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx")) < 13:
+                sys.exit("qdq_reference.py: Softmax before opset 13 (over flattened axes) is not supported")
+            z = i[0] - i[0].max(axis=a.get("axis", -1), keepdims=True)
+            e = np.exp(z)
+            out = e / e.sum(axis=a.get("axis", -1), keepdims=True)
         elif op == "Flatten":
             out = i[0].reshape(i[0].shape[0], -1)
         elif op == "Reshape":
