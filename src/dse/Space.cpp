@@ -373,7 +373,9 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         // Weights in external memory: the block loop moves outside the reductions, so that each
         // block's J x Cin x KH x KW weights are contiguous and copied on chip once per block and
         // row (`in` at the helper's block loop), instead of J port reads per iteration.
-        o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, args[2], acc_stage);
+        if (acc_stage == static_cast<int>(acc->updates().size())) {
+            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, args[2], acc_stage);
+        }
         if (!o.jam_copy_inputs.empty()) {
             size_t reductions = 0;
             for (const Dim &d : dims) reductions += d.is_rvar() ? 1 : 0;
@@ -574,7 +576,9 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam) {
     s.add(d);
     if (o.jam_helper_key.empty()) {
         // A jam inside the helper ("hwc"): its copies at the helper's own block loop.
-        add_block_copies(s, o, o.jam_key, o.jam_stage, split.origin);
+        // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):
+        // Halide 14 refuses the same loop named with an explicit stage index.
+        add_block_copies(s, o, o.jam_key, -1, split.origin);
         return;
     }
     // The helper, computed per block: its loop of the jammed variable innermost, unrolled.
