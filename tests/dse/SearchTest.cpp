@@ -40,6 +40,15 @@ DesignSpace space_of(const HalideProgram &program) {
     return build_space(program, extract_filters(lower_for_hls(isolated_copy(program), HlsTarget::Vitis)));
 }
 
+// The space of `program` with every weight in external memory (place-weights Axi).
+DesignSpace axi_weight_space(const HalideProgram &program) {
+    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(program), HlsTarget::Vitis));
+    WeightOptions axi;
+    axi.placement = WeightPlacement::Axi;
+    place_weights(g, axi);
+    return build_space(program, g);
+}
+
 const NodeKnobs *node(const DesignSpace &s, const std::string &filter) {
     for (const NodeKnobs &n : s.nodes) {
         if (n.filter == filter) return &n;
@@ -272,12 +281,8 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
 // hit J banks instead of one m_axi port; with the weights in ROMs it does not.
 TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
-    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(p), HlsTarget::Vitis));
-    EXPECT_TRUE(build_space(p, g).nodes[0].orders[1].jam_copy_inputs.empty());  // ROMs: nothing to copy
-    WeightOptions axi;
-    axi.placement = WeightPlacement::Axi;
-    place_weights(g, axi);
-    DesignSpace s = build_space(p, g);
+    EXPECT_TRUE(space_of(p).nodes[0].orders[1].jam_copy_inputs.empty());  // ROMs: nothing to copy
+    DesignSpace s = axi_weight_space(p);
     const NodeKnobs *conv1 = node(s, "conv1");
     ASSERT_NE(conv1, nullptr);
     EXPECT_EQ(conv1->orders[1].jam_copy_inputs, (std::vector<std::string>{"w_conv1_bias", "w_conv1_weight"}));
@@ -302,11 +307,7 @@ TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
 // (tests/driver/DseFlowTest.cpp, `DseFlow.LenetHwcJamWithWeightBlockCopyPassesCsim`).
 TEST(SpaceHwc, LenetHwcJamCopiesOffChipWeightsPerBlockAndRow) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
-    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(p), HlsTarget::Vitis));
-    WeightOptions axi;
-    axi.placement = WeightPlacement::Axi;
-    place_weights(g, axi);
-    DesignSpace s = build_space(p, g);
+    DesignSpace s = axi_weight_space(p);
     const NodeKnobs *conv2 = node(s, "conv2");
     ASSERT_NE(conv2, nullptr);
     const OrderOption &o = conv2->orders[hwc_order(*conv2)];
