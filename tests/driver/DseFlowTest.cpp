@@ -187,7 +187,7 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
             trips.push_back(l["trip"].get<int64_t>());
         }
     }
-    EXPECT_NE(std::find(trips.begin(), trips.end(), 4 * 150 / 8), trips.end());  // the widened copy
+    EXPECT_NE(std::find(trips.begin(), trips.end(), 4 * 150 / 8), trips.end()) << test::read_file(dir + "/h/report.json");  // the widened copy
     std::ifstream kernel(dir / "h/kernel.cpp");
     std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
