@@ -30,6 +30,11 @@ struct CompileOptions {
     std::string budget;
     /// Placement of constant inputs (weights).
     WeightPlacement weights = WeightPlacement::Auto;
+    /// Vitis: data width in bits of the m_axi ports of the weights in external memory
+    /// (--axi-width): aligned bursts of consecutive weights, such as a jam's per-block copy,
+    /// read width / 32 floats per cycle (docs/qor.md, "m_axi"). 512 is the memory controller's
+    /// native width and Vitis's own default in its kernel flow.
+    int axi_width_bits = 512;
     /// Vitis: two int8 MACs of adjacent iterations sharing an operand computed with one wide
     /// multiply (one DSP, AMD WP486), written out in the C++ (docs/quantization.md).
     bool dsp_packing = true;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 namespace flowhls {
@@ -92,6 +93,13 @@ Nest perfect_nest(const For *op, bool flatten) {
     }
     n.body = body;
     return n;
+}
+
+// Whether `index` advances by 0 or 1 per iteration of loop `inner`.
+bool steps_by_at_most_one(const Expr &index, const std::string &inner) {
+    Expr step = simplify(substitute(inner, Variable::make(Halide::Int(32), inner) + 1, index) - index);
+    const IntImm *s = step.as<IntImm>();
+    return s && (s->value == 1 || s->value == 0);
 }
 
 class Scheduler {
@@ -219,26 +227,39 @@ int Scheduler::read_latency(MemoryKind k) const {
 // The II an m_axi array's accesses allow: reads whose address does not step by one element per
 // iteration of the innermost loop are not bursts, and only kAxiOutstanding of them fit in the
 // read latency; and the bytes of one iteration must pass the off-chip channel of the port
-// (one channel per bundle: the part's bandwidth over its channels).
+// (one channel per bundle: the part's bandwidth over its channels). A widened port
+// (ArrayInfo::axi_width_bits) moves one beat per cycle on each of its read and write channels
+// (axi_beats); a group of consecutive reads is a burst when it advances by its own length.
 int Scheduler::axi_bound(const std::vector<ArrayAccess> &accesses, const ArrayInfo &array, const std::string &inner,
                          std::string *reason) const {
     int ii = 1;
-    int64_t reads = 0, bytes = 0;
+    int64_t reads = 0, bytes = 0, requests = 0;
     bool bursts = true;
+    const bool widened = array.axi_width_bits > array.bits;
     for (const ArrayAccess &a : accesses) {
         bytes += array.bits / 8;
         if (a.store) continue;
         reads++;
-        Expr step = simplify(substitute(inner, Variable::make(Halide::Int(32), inner) + 1, a.index) - a.index);
-        const IntImm *s = step.as<IntImm>();
-        if (!s || (s->value != 1 && s->value != 0)) bursts = false;
+        if (!widened && !steps_by_at_most_one(a.index, inner)) bursts = false;
+    }
+    requests = reads;
+    if (widened) {
+        AxiBeats beats = axi_beats(accesses, array.bits, array.axi_width_bits, inner);
+        bursts = beats.bursts;
+        requests = beats.reads;
+        int64_t most = std::max(beats.reads, beats.writes);
+        if (most > ii) {
+            ii = static_cast<int>(most);
+            *reason = std::to_string(most) + " beats of " + std::to_string(array.axi_width_bits) + " bits per iteration (" +
+                      std::to_string(reads) + (reads == 1 ? " read" : " reads") + ")";
+        }
     }
     if (!bursts && reads > 0) {
         int lat = axi_read_cycles(device);
-        int bound = static_cast<int>(ceil_div(reads * lat, kAxiOutstanding));
+        int bound = static_cast<int>(ceil_div(requests * lat, kAxiOutstanding));
         if (bound > ii) {
             ii = bound;
-            *reason = std::to_string(reads) + (reads == 1 ? " read" : " reads") + " per iteration without bursts, " + std::to_string(kAxiOutstanding) +
+            *reason = std::to_string(requests) + (requests == 1 ? " read" : " reads") + " per iteration without bursts, " + std::to_string(kAxiOutstanding) +
                       " outstanding over a " + std::to_string(lat) + "-cycle read latency";
         }
     }
@@ -509,6 +530,8 @@ Scheduler::IIBound Scheduler::port_bound(const Scheduler &sched, const Nest &nes
         PortDemand d = port_demand(kv.second, array.partition, array.size, &ranges);
         int ii = static_cast<int>(
             std::max(ceil_div(d.reads, device.read_ports), ceil_div(d.writes, device.write_ports)));
+        // A widened m_axi port serves consecutive elements by beats (axi_bound), not one a cycle.
+        if (array.kind == MemoryKind::Axi && array.axi_width_bits > array.bits) ii = 1;
         if (ii > bound.ii) {
             bound.ii = ii;
             const ArrayPartition &p = array.partition;
@@ -707,6 +730,41 @@ int FilterContext::pipeline_ii(const std::string &name) const {
 MemoryKind FilterContext::kind_of(const std::string &name) const {
     auto it = arrays.find(name);
     return it == arrays.end() ? MemoryKind::LocalRam : it->second.kind;
+}
+
+AxiBeats axi_beats(const std::vector<ArrayAccess> &accesses, int element_bits, int width_bits, const std::string &inner) {
+    AxiBeats out;
+    const int64_t per_beat = std::max(1, width_bits / std::max(1, element_bits));
+    for (bool store : {false, true}) {
+        std::vector<Expr> indices;
+        for (const ArrayAccess &a : accesses) {
+            if (a.store == store) indices.push_back(a.index);
+        }
+        for (const ConstantOffsetGroup &g : constant_offset_groups(indices)) {
+            std::set<int64_t> offsets(g.offsets.begin(), g.offsets.end());
+            const int64_t first = *offsets.begin(), span = *offsets.rbegin() - first + 1;
+            Expr start = simplify(g.base + static_cast<int>(first));
+            // What is known of the start's phase in a beat: its value mod gcd(modulus, E).
+            Halide::Internal::ModulusRemainder mr = Halide::Internal::modulus_remainder(start);
+            int64_t known = mr.modulus == 0 ? per_beat : std::gcd(mr.modulus, per_beat);
+            int64_t beats = static_cast<int64_t>(offsets.size());  // nothing known: not widened
+            if (known > 1) {
+                beats = 0;
+                for (int64_t phase = ((mr.remainder % known) + known) % known; phase < per_beat; phase += known) {
+                    std::set<int64_t> blocks;
+                    for (int64_t o : offsets) blocks.insert((phase + o - first) / per_beat);
+                    beats = std::max(beats, static_cast<int64_t>(blocks.size()));
+                }
+            }
+            (store ? out.writes : out.reads) += beats;
+            if (store) continue;
+            Expr step = simplify(substitute(inner, Variable::make(Halide::Int(32), inner) + 1, start) - start);
+            const IntImm *s = step.as<IntImm>();
+            bool contiguous = static_cast<int64_t>(offsets.size()) == span;
+            if (!s || !(s->value == 0 || s->value == 1 || (contiguous && s->value == span))) out.bursts = false;
+        }
+    }
+    return out;
 }
 
 FilterSchedule schedule_filter(const Stmt &body, const FilterContext &context, const Device &device,

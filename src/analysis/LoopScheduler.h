@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/Device.h"
+#include "analysis/MemoryBanks.h"
 #include "analysis/MemoryModel.h"
 #include "analysis/QorEstimator.h"
 
@@ -61,6 +62,23 @@ struct FilterSchedule {
 /// function that is one pipelined loop), two per call less one for several (the corpus's
 /// functions calling two modules take 3 cycles more than their modules, three modules 5).
 int64_t call_cycles(int64_t calls);
+
+/// Beats one iteration of a pipelined loop needs on a widened m_axi port, and whether its
+/// reads are bursts.
+struct AxiBeats {
+    int64_t reads = 0, writes = 0;
+    bool bursts = true;
+};
+
+/// Contract: the beats of `width_bits` bits that `accesses` (one iteration of the pipelined loop
+/// whose innermost loop is `inner`; elements of `element_bits` bits) take on a widened m_axi
+/// port, per channel (reads, writes): the accesses are grouped by constant difference; a group
+/// takes one beat per distinct aligned block of E = width_bits / element_bits elements it
+/// touches, at the worst phase in a beat its first element can have (Halide's
+/// modulus_remainder gives it mod gcd(modulus, E)); a group whose phase nothing constrains is
+/// not widened (one beat per distinct element). `bursts`: every read group's index advances per iteration
+/// of `inner` by 0, 1, or, for a group of consecutive elements, by its length. Pure.
+AxiBeats axi_beats(const std::vector<ArrayAccess> &accesses, int element_bits, int width_bits, const std::string &inner);
 
 /// Contract: schedules `body` (HLS unrolls already applied) the way Vitis HLS does: pipelined
 /// loop nests (from the directives in `context`, or innermost loops with `options` when there

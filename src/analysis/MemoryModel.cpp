@@ -40,6 +40,7 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
         a.partition = b.partition;
         a.size = b.size();
         a.bits = stored_bits(graph, b);
+        if (a.kind == MemoryKind::Axi) a.axi_width_bits = b.interface.width_bits;
         if (a.kind == MemoryKind::LocalRam && a.size * a.bits <= device.register_threshold_bits) {
             a.kind = MemoryKind::Register;
         }

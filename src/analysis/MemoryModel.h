@@ -24,6 +24,8 @@ struct ArrayInfo {
     ArrayPartition partition;
     int64_t size = 0;  ///< elements
     int bits = 32;
+    /// An m_axi argument's port width in bits when widened (ArgInterface::width_bits), else 0.
+    int axi_width_bits = 0;
 };
 
 /// How a buffer between filters is implemented; the one place the estimator reads a buffer's

@@ -55,6 +55,17 @@ CLI::Validator whole_number_in(uint64_t lo, uint64_t hi) {
         "INTEGER in " + range);
 }
 
+CLI::Validator axi_width() {
+    return CLI::Validator(
+        [](std::string &text) -> std::string {
+            for (int w = 8; w <= 1024; w *= 2) {
+                if (text == std::to_string(w)) return "";
+            }
+            return "'" + text + "' is not an m_axi width: 8, 16, 32, 64, 128, 256, 512 or 1024 bits";
+        },
+        "BITS");
+}
+
 CLI::Validator non_empty() {
     return CLI::Validator([](std::string &text) -> std::string { return text.empty() ? "must not be empty" : ""; },
                           "TEXT");

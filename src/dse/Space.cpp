@@ -85,7 +85,7 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var);
+                                         const Function &acc, const std::string &var, int only_stage = -1);
 
 // The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
 // first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
@@ -344,7 +344,7 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
-                   const std::vector<GraphLoop> &loops) {
+                   const std::vector<GraphLoop> &loops, const std::set<std::string> &offchip) {
     auto fit = funcs.find(n.filter);
     if (fit == funcs.end() || n.orders.empty()) return;
     const Function &f = fit->second;
@@ -395,8 +395,20 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     o.unroll_keys = {acc_key};
     o.factors = unroll_factors(trip_of(loops, n.filter, 0, args[0]));
     std::vector<std::string> after = reordered(dims, &acc_order);
-    if (after.size() > 1 && after[1] == args[2]) {
-        set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]));
+    if (after.size() > 1 && after[1] == args[2] &&
+        set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]))) {
+        // Weights in external memory: the block loop moves outside the reductions, so that each
+        // block's J x Cin x KH x KW weights are contiguous and copied on chip once per block and
+        // row (`in` at the helper's block loop), instead of J port reads per iteration.
+        if (acc_stage == static_cast<int>(acc->updates().size())) {
+            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, args[2], acc_stage);
+        }
+        if (!o.jam_copy_inputs.empty()) {
+            size_t reductions = 0;
+            for (const Dim &d : dims) reductions += d.is_rvar() ? 1 : 0;
+            o.jam_order.erase(o.jam_order.begin() + 2);
+            o.jam_order.insert(o.jam_order.begin() + 2 + static_cast<std::ptrdiff_t>(reductions), o.jam_outer);
+        }
     }
     n.orders.push_back(o);
 }
@@ -434,34 +446,38 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
 
 // The inputs of `program` in `offchip` (C identifiers) that a stage of `acc` reads (through a
 // view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
-// bias), by parameter name.
+// bias), by parameter name. With `only_stage` >= 0: those stage `only_stage` reads and no other
+// stage does (a copy computed inside that stage's loops serves no other stage).
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var) {
+                                         const Function &acc, const std::string &var, int only_stage) {
     class Calls : public Halide::Internal::IRVisitor {
     public:
         std::vector<Function> indexed;  // Funcs called with `var` as an index
+        std::vector<std::string> called;  // every Func called
         std::string var;
 
     private:
         using IRVisitor::visit;
         void visit(const Halide::Internal::Call *op) override {
             if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) {
+                called.push_back(op->name);
                 for (const Halide::Expr &a : op->args) {
                     if (index_var(a) == var) indexed.emplace_back(op->func);
                 }
             }
             IRVisitor::visit(op);
         }
-    } calls;
+    } calls, others;
     calls.var = var;
-    for (const Halide::Expr &v : acc.definition().values()) v.accept(&calls);
-    for (const Halide::Internal::Definition &d : acc.updates()) {
-        for (const Halide::Expr &v : d.values()) v.accept(&calls);
+    for (int s = 0; s <= static_cast<int>(acc.updates().size()); s++) {
+        const Halide::Internal::Definition &d = s == 0 ? acc.definition() : acc.updates()[s - 1];
+        for (const Halide::Expr &v : d.values()) v.accept(only_stage < 0 || s == only_stage ? &calls : &others);
     }
     std::vector<std::string> out;
     for (const Function &g : calls.indexed) {
         std::string p = input_viewed_by(program, g);
-        if (!p.empty() && offchip.count(c_identifier(p)) && std::find(out.begin(), out.end(), p) == out.end()) {
+        bool elsewhere = std::find(others.called.begin(), others.called.end(), g.name()) != others.called.end();
+        if (!p.empty() && !elsewhere && offchip.count(c_identifier(p)) && std::find(out.begin(), out.end(), p) == out.end()) {
             out.push_back(p);
         }
     }
@@ -510,7 +526,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         for (OrderOption &o : n.orders) {
             if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
         }
-        add_hwc_order(n, program, funcs, loops);
+        add_hwc_order(n, program, funcs, loops, offchip);
         bool some = false;
         for (const OrderOption &o : n.orders) {
             some = some || o.factors.size() > 1 || !o.transforms.empty() || o.jams.size() > 1;
@@ -541,6 +557,22 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c) {
 }
 
 namespace {
+
+// The block's weights read through m_axi (OrderOption::jam_copy_inputs), each copied on chip
+// once per block: an `in` of reader `func` computed at `o`'s block loop (stage `stage` of its Func).
+void add_block_copies(HlsSchedule &s, const OrderOption &o, const std::string &func, int stage, const std::string &origin) {
+    for (const std::string &input : o.jam_copy_inputs) {
+        LoopTransform copy;
+        copy.kind = LoopTransform::Kind::In;
+        copy.func = func;
+        copy.input = input;
+        copy.at_func = o.jam_key;
+        copy.at_loop = o.jam_outer;
+        copy.stage = stage;
+        copy.origin = origin;
+        s.add(copy);
+    }
+}
 
 // Whether the unroll of `o` by `factor` is the split form (OrderOption::unroll_inner) at jam `jam`.
 bool split_unroll(const OrderOption &o, int jam, int64_t factor) {
@@ -604,7 +636,13 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     d.value = 0;  // completely
     d.origin = split.origin;
     s.add(d);
-    if (o.jam_helper_key.empty()) return;
+    if (o.jam_helper_key.empty()) {
+        // A jam inside the helper ("hwc"): its copies at the helper's own block loop.
+        // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):
+        // Halide 14 refuses the same loop named with an explicit stage index.
+        add_block_copies(s, o, o.jam_key, -1, split.origin);
+        return;
+    }
     // The helper, computed per block: its loop of the jammed variable innermost, unrolled.
     LoopTransform helper;
     helper.kind = LoopTransform::Kind::Reorder;
@@ -623,18 +661,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     hd.loop = o.jam_loop;
     hd.origin = helper.origin;
     s.add(hd);
-    // The block's weights read through m_axi: copied on chip once per block.
-    for (const std::string &input : o.jam_copy_inputs) {
-        LoopTransform copy;
-        copy.kind = LoopTransform::Kind::In;
-        copy.func = o.jam_helper_key;
-        copy.input = input;
-        copy.at_func = o.jam_key;
-        copy.at_loop = o.jam_outer;
-        copy.stage = -1;
-        copy.origin = helper.origin;
-        s.add(copy);
-    }
+    add_block_copies(s, o, o.jam_helper_key, -1, helper.origin);
 }
 
 }  // namespace

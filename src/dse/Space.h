@@ -60,7 +60,8 @@ struct OrderOption {
     /// The kernel inputs in external memory (m_axi) the helper reads indexed by `jam_loop` (a
     /// Conv's weights and bias): at a jam, each is copied per block (`in` at `jam_outer`, a local buffer
     /// of the block's J x Cin x KH x KW weights loaded by one burst), so the J jammed reads hit
-    /// on-chip banks instead of one port.
+    /// on-chip banks instead of one port. In an "hwc" order (no jam_helper_key) the copy is at
+    /// the helper's own block loop `jam_outer`, which jam_order then puts outside the reductions.
     std::vector<std::string> jam_copy_inputs;
     /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
     /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
@@ -144,7 +145,10 @@ constexpr int64_t kMaxUnroll = 64;
 /// only) and the jam of the helper's c (split by J into `co`, `ci` names `VARo`/`VARi`, the
 /// point loop innermost, unrolled completely): J output channels per pipelined iteration
 /// without changing the filter's HWC order, unlike the output-channel jam of "reduction
-/// outside", which moves the block loop of c outside y; no per-block weight copy there. Pure.
+/// outside", which moves the block loop of c outside y; when the helper's update reads inputs
+/// in external memory indexed by c that no other stage reads (jam_copy_inputs), the block loop
+/// goes outside the reductions instead ([ci, x, reductions..., co, rest...]) and each of those
+/// inputs is copied per block and row (`in` at the helper's block loop). Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll

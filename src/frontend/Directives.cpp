@@ -34,11 +34,13 @@ const std::vector<std::pair<std::string, Halide::TailStrategy>> &tail_strategies
     return names;
 }
 
-// The keys of a target's entry that hold directives, and those that hold loop transformations,
-// in the (sorted) order the JSON form keeps them.
+// The keys of a target's entry that hold directives (in the sorted order the JSON form keeps
+// them), and those that hold loop transformations, in the order a target's are applied: `in`
+// last, so that a copy can be computed at a loop the Func's own `schedule` made (the block loop
+// of a jam inside a helper).
 const std::vector<std::string> kDirectiveKeys = {"dataflow", "inline",   "interface", "partition",
                                                  "ping_pong", "pipeline", "stream",    "unroll"};
-const std::vector<std::string> kTransformKeys = {"compute_at", "compute_root", "in", "schedule", "storage", "store_at"};
+const std::vector<std::string> kTransformKeys = {"compute_at", "compute_root", "schedule", "storage", "store_at", "in"};
 
 std::string directive_key(Directive::Kind kind) {
     switch (kind) {
@@ -294,14 +296,14 @@ private:
         std::set<std::string> allowed(kDirectiveKeys.begin(), kDirectiveKeys.end());
         allowed.insert(kTransformKeys.begin(), kTransformKeys.end());
         keys(e, target, allowed);
+        for (const std::string &key : kTransformKeys) {
+            if (e.contains(key)) transform(target, key, e.at(key), target + "." + key);
+        }
         for (auto it = e.begin(); it != e.end(); ++it) {
             const std::string &key = it.key();
             const json &v = it.value();
             std::string where = target + "." + key;
-            if (key_rank(kTransformKeys, key) < kTransformKeys.size()) {
-                transform(target, key, v, where);
-                continue;
-            }
+            if (key_rank(kTransformKeys, key) < kTransformKeys.size()) continue;  // above, in order
             Directive d;
             d.target = target;
             d.origin = origin(where);

@@ -82,6 +82,9 @@ struct ArgInterface {
     std::string bundle;
     /// Not given by the user (the default).
     bool inferred = true;
+    /// m_axi: the port's data width in bits when wider than the element (Vitis automatic port
+    /// widening, `max_widen_bitwidth`; set by place-weights from --axi-width); 0: the element's.
+    int width_bits = 0;
 };
 
 /// A consumer that reads a buffer through a line buffer (unified buffer): it takes the

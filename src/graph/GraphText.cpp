@@ -91,9 +91,10 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
         os << "\n";
     }
     const ArgInterface &i = b.interface;
-    if (i.mode != InterfaceMode::MAxi || !i.bundle.empty() || !i.inferred) {
+    if (i.mode != InterfaceMode::MAxi || !i.bundle.empty() || !i.inferred || i.width_bits != 0) {
         os << "    interface: " << interface_mode_name(i.mode);
         if (!i.bundle.empty()) os << " bundle " << name_text(i.bundle);
+        if (i.width_bits != 0) os << " width " << i.width_bits;
         if (!i.inferred) os << " (directive)";
         os << "\n";
     }
@@ -469,6 +470,7 @@ private:
                 else if (a.accept("bram")) b.interface.mode = InterfaceMode::Bram;
                 else a.fail("expected m_axi, axis or bram");
                 if (a.accept("bundle")) b.interface.bundle = a.name();
+                if (a.accept("width")) b.interface.width_bits = static_cast<int>(a.integer());
                 b.interface.inferred = !a.accept("(directive)");
             } else if (a.accept("partition:")) {
                 b.partition = partition(a);

@@ -24,6 +24,7 @@
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/LineBuffers.h"
+#include "transforms/WidenCopies.h"
 #include "transforms/WindowBuffers.h"
 #include "transforms/PlaceWeights.h"
 #include "transforms/ScalarReplacement.h"
@@ -88,6 +89,8 @@ const std::vector<PassEntry> &passes() {
         {{"dead-code", "after window-buffers changed the graph: the index computations it replaced", true},
          on_graph(dead_code),
          "window-buffers"},
+        {{"widen-copies", "on-chip copies of widened m_axi inputs move a beat of consecutive elements per cycle"},
+         on_graph(widen_copies)},
         {{"infer-directives", "innermost loops pipelined with target II 1 where no directive is given"},
          on_graph(infer_directives)},
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},

@@ -44,6 +44,7 @@ PassResult place_weights(FilterGraph &graph, const WeightOptions &options) {
         b->kind = BufferKind::Input;
         b->channel = ChannelKind::OffChip;
         b->contents = Halide::Buffer<>();
+        b->interface.width_bits = options.axi_width_bits > b->type.bits() ? options.axi_width_bits : 0;
         result.changed = true;
     }
     std::vector<std::string> args;

@@ -389,6 +389,81 @@ TEST(QorDirectives, CompletePartitionHasNoPortLimit) {
     EXPECT_EQ(pipelined_loop(estimate_filter(g, g.filters[0], d, QorOptions()))->ii, 1);
 }
 
+// A copy of 64 floats from an m_axi input `w` (port `width_bits` wide) into the bram-port output
+// `out` (cyclic 16: 16 writes per iteration fit), 16 elements per pipeline iteration at
+// `first` + 16 c + k (k unrolled).
+FilterGraph wide_copy(int width_bits, Expr first) {
+    FilterGraph g;
+    g.buffers = {Buffer{"w", Halide::Float(32), {80}, BufferKind::Input},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output}};
+    g.buffer("w").channel = ChannelKind::OffChip;
+    g.buffer("w").interface.width_bits = width_bits;
+    g.buffer("out").interface.mode = InterfaceMode::Bram;
+    g.buffer("out").channel = ChannelKind::Port;
+    g.buffer("out").partition = cyclic(16);
+    g.args = {"w", "out"};
+    Expr at = var("c") * 16 + var("k");
+    g.filters.push_back(
+        Filter{"out", "compute_out", loop("c", 4, loop("k", 16, store("out", load("w", first + at), at))), {}, {}, {}, "", {}});
+    recompute_edges(g);
+    g.filters[0].directives["c"] = pipeline(1);
+    g.filters[0].directives["k"] = pipeline(0, kUnrollComplete);
+    return g;
+}
+
+// m_axi model: a port of B bits moves one beat of B/8 bytes per cycle for the consecutive
+// reads of an iteration whose address is provably aligned to the beat; the 16 reads of a
+// 32-bit port are 16 cycles' worth (and, stepping by 16, no burst at all).
+TEST(QorAxi, WidePortReadsOneAlignedBeatPerCycle) {
+    Device d = load_device("xcvu9p", 200);
+    auto ii = [&](const FilterGraph &g) {
+        FilterEstimate e = estimate_filter(g, g.filters[0], d, QorOptions());
+        return std::make_pair(pipelined_loop(e)->ii, pipelined_loop(e)->ii_reason);
+    };
+    EXPECT_EQ(ii(wide_copy(512, 0)).first, 1);
+    // 256 bits: two beats of 8 floats.
+    EXPECT_EQ(ii(wide_copy(256, 0)), std::make_pair(2, std::string("m_axi port of 'w' (2 beats of 256 bits per iteration (16 reads))")));
+    // Half a beat off: the 16 floats straddle two beats.
+    EXPECT_EQ(ii(wide_copy(512, 8)).first, 2);
+    // An alignment nothing proves (an outer variable's value): not widened, one beat per float.
+    EXPECT_EQ(ii(wide_copy(512, var("b"))).first, 16);
+    // Not widened: 16 reads per iteration, 16 elements apart between iterations (no burst).
+    std::pair<int, std::string> narrow = ii(wide_copy(0, 0));
+    EXPECT_GT(narrow.first, 16);
+    EXPECT_NE(narrow.second.find("without bursts"), std::string::npos) << narrow.second;
+}
+
+TEST(QorAxi, BeatsPerChannelAndBursts) {
+    auto reads = [](std::vector<Expr> indices) {
+        std::vector<ArrayAccess> a;
+        for (const Expr &e : indices) a.push_back(ArrayAccess{false, e});
+        return a;
+    };
+    Expr c = var("c");
+    // A jam's 8 weights of one tap, one per output channel 150 floats apart: 8 beats.
+    std::vector<Expr> jam;
+    for (int k = 0; k < 8; k++) jam.push_back(c + k * 150);
+    AxiBeats strided = axi_beats(reads(jam), 32, 512, "c");
+    EXPECT_EQ(strided.reads, 8);
+    EXPECT_TRUE(strided.bursts);  // each advances by 1
+    // 4 consecutive floats advancing by 4: one burst, one beat when aligned to 16 floats.
+    std::vector<Expr> four = {c * 16, c * 16 + 1, c * 16 + 2, c * 16 + 3};
+    AxiBeats tile = axi_beats(reads(four), 32, 512, "c");
+    EXPECT_EQ(tile.reads, 1);
+    EXPECT_FALSE(tile.bursts);  // advances by 16, not by its 4 elements
+    std::vector<Expr> packed = {c * 4, c * 4 + 1, c * 4 + 2, c * 4 + 3};
+    EXPECT_TRUE(axi_beats(reads(packed), 32, 512, "c").bursts);
+    EXPECT_EQ(axi_beats(reads(packed), 32, 512, "c").reads, 1);  // 4-aligned: always inside one 16-float beat
+    std::vector<Expr> odd = {c * 2 + 1, c * 2 + 2, c * 2 + 3, c * 2 + 4};
+    EXPECT_EQ(axi_beats(reads(odd), 32, 512, "c").reads, 2);  // an odd start may straddle two
+    // Writes go on their own channel.
+    std::vector<ArrayAccess> both = reads(four);
+    both.push_back(ArrayAccess{true, c * 16});
+    AxiBeats rw = axi_beats(both, 32, 512, "c");
+    EXPECT_EQ(rw.reads, 1);
+    EXPECT_EQ(rw.writes, 1);
+}
+
 }  // namespace
 }  // namespace flowhls
 

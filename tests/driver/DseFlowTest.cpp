@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace flowhls {
 namespace {
@@ -155,6 +156,42 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
     std::vector<int64_t> copied = conv2_iis(report(dir / "c"));
     ASSERT_FALSE(copied.empty());
     for (int64_t ii : copied) EXPECT_EQ(ii, 1) << out;
+}
+
+// The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
+// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions;
+// widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
+// not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
+TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
+    test::TempDir dir;
+    std::ofstream(dir / "hwc.json") << R"({
+ "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
+ "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
+                     "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
+                     "schedule": [{"reorder": ["ox", "co", "kx", "ky", "ci", "oy", "n"], "stage": 1},
+                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 1},
+                                  {"reorder": ["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"], "stage": 1}],
+                     "unroll": [{"factor": 0, "loop": "coi"}]}})";
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs "
+                                "--directives " + (dir / "hwc.json") + " --csim -o " + (dir / "h"), &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    std::vector<int64_t> trips;
+    const nlohmann::json r = report(dir / "h");
+    for (const auto &f : r["filters"]) {
+        if (f["name"] != "conv2") continue;
+        for (const auto &l : f["loops"]) {
+            if (!l["pipelined"].get<bool>()) continue;
+            EXPECT_EQ(l["ii"].get<int64_t>(), 1) << l.dump();
+            trips.push_back(l["trip"].get<int64_t>());
+        }
+    }
+    EXPECT_NE(std::find(trips.begin(), trips.end(), 4 * 150 / 8), trips.end());  // the widened copy
+    std::ifstream kernel(dir / "h/kernel.cpp");
+    std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
+    EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
 }
 
 TEST(DseFlow, LenetOutputChannelJamPassesCsim) {

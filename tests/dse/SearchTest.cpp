@@ -41,6 +41,15 @@ DesignSpace space_of(const HalideProgram &program) {
     return build_space(program, extract_filters(lower_for_hls(isolated_copy(program), HlsTarget::Vitis)));
 }
 
+// The space of `program` with every weight in external memory (place-weights Axi).
+DesignSpace axi_weight_space(const HalideProgram &program) {
+    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(program), HlsTarget::Vitis));
+    WeightOptions axi;
+    axi.placement = WeightPlacement::Axi;
+    place_weights(g, axi);
+    return build_space(program, g);
+}
+
 const NodeKnobs *node(const DesignSpace &s, const std::string &filter) {
     for (const NodeKnobs &n : s.nodes) {
         if (n.filter == filter) return &n;
@@ -320,12 +329,8 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
 // hit J banks instead of one m_axi port; with the weights in ROMs it does not.
 TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
-    FilterGraph g = extract_filters(lower_for_hls(isolated_copy(p), HlsTarget::Vitis));
-    EXPECT_TRUE(build_space(p, g).nodes[0].orders[1].jam_copy_inputs.empty());  // ROMs: nothing to copy
-    WeightOptions axi;
-    axi.placement = WeightPlacement::Axi;
-    place_weights(g, axi);
-    DesignSpace s = build_space(p, g);
+    EXPECT_TRUE(space_of(p).nodes[0].orders[1].jam_copy_inputs.empty());  // ROMs: nothing to copy
+    DesignSpace s = axi_weight_space(p);
     const NodeKnobs *conv1 = node(s, "conv1");
     ASSERT_NE(conv1, nullptr);
     EXPECT_EQ(conv1->orders[1].jam_copy_inputs, (std::vector<std::string>{"w_conv1_bias", "w_conv1_weight"}));
@@ -341,6 +346,36 @@ TEST(SpaceJam, LenetJamCopiesOffChipWeightsPerBlock) {
     EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, c));
     c[static_cast<size_t>(conv1 - s.nodes.data())].jam = 0;  // no jam: no copy
     EXPECT_EQ(write_schedule_json(point_schedule(s, c)).find("\"in\""), std::string::npos);
+}
+
+// With its weights in external memory, the "hwc" jam of conv2 moves its block loop `coo` outside
+// the reductions and copies the block's weights on chip per block and row (`in` at the helper's
+// own `coo`; the bias, read by the initialization, is not copied): the schedule reads
+// back from its JSON form (`in` applied after the helper's split) and C-sim passes
+// (tests/driver/DseFlowTest.cpp, `DseFlow.LenetHwcJamWithWeightBlockCopyPassesCsim`).
+TEST(SpaceHwc, LenetHwcJamCopiesOffChipWeightsPerBlockAndRow) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = axi_weight_space(p);
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    const OrderOption &o = conv2->orders[hwc_order(*conv2)];
+    EXPECT_EQ(o.jam_copy_inputs, (std::vector<std::string>{"w_conv2_weight"}));
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"}));
+    PointChoices c(s.nodes.size());
+    for (size_t i = 0; i < s.nodes.size(); i++) c[i].order = std::max(0, hwc_order(s.nodes[i]));
+    c[static_cast<size_t>(conv2 - s.nodes.data())].jam = 2;  // 4 channels
+    std::string json = write_schedule_json(point_schedule(s, c));
+    EXPECT_NE(json.find("{\"func\":\"/conv2/Conv#acc\",\"input\":\"w_conv2_weight\",\"loop\":\"coo\"}"),
+              std::string::npos)
+        << json;
+    EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, c));
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    options.weights = WeightPlacement::Axi;
+    HalideProgram jammed = p;
+    jammed.directives.append(parse_directives_json(json, "point.json"));
+    EXPECT_GT(estimate_program(jammed, options).interval, 0);  // the copy at coo applies
 }
 
 // The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all

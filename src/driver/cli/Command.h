@@ -46,6 +46,8 @@ CLI::Validator non_negative_number();
 CLI::Validator whole_number_in(uint64_t lo, uint64_t hi);
 /// A non-empty string.
 CLI::Validator non_empty();
+/// An m_axi port width in bits: a power of two from 8 to 1024 (--axi-width).
+CLI::Validator axi_width();
 /// A memory size ("8G", "512M", "100000"), replaced by its number of bytes.
 CLI::Validator byte_size();
 

@@ -28,6 +28,7 @@ struct CompileArgs {
     std::string example, schedule, size, output, target = "vitis", model, generator, kernel_name;
     std::vector<std::string> plugins, shapes, params, input_files, expected_files;
     std::string test_data, weights = "auto", directives;
+    int axi_width = 512;
     double atol = 1e-5, rtol = 1e-4;
     bool no_fold_bn = false, no_fuse_qdq = false, specialize = false;
     uint64_t seed = 1;
@@ -137,6 +138,7 @@ CompileOptions compile_options(const CompileArgs &a, const std::string &default_
     }
     o.seed = a.seed;
     o.weights = parse_weight_placement(a.weights);
+    o.axi_width_bits = a.axi_width;
     o.dsp_packing = !a.no_dsp_packing;
     for (const std::string &p : a.precision) add_precision_argument(p, o.precision);
     o.device = a.device;
@@ -289,6 +291,10 @@ void add_model_options(CLI::App *c, CompileArgs &a) {
     c->add_option("--test-data", a.test_data,
                   "directory with input_N.pb / output_N.pb (default: test_data_set_0 beside the model)");
     c->add_option("--weights", a.weights, "where model weights live: auto (ROM while they fit half the BRAM), rom, axi")
+        ->capture_default_str();
+    c->add_option("--axi-width", a.axi_width,
+                  "Vitis: bits of the m_axi ports of weights in external memory (widened; 8..1024, a power of two)")
+        ->check(axi_width())
         ->capture_default_str();
     c->add_option("--atol", a.atol, "testbench absolute tolerance for models")
         ->check(non_negative_number())

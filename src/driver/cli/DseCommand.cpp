@@ -140,6 +140,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
         weights.placement = options.weights;
         weights.bram_bytes = o.device.capacity.bram18k * o.device.bram18k_bits / 8;
         weights.part = o.device.part;
+        weights.axi_width_bits = options.target == HlsTarget::Vitis ? options.axi_width_bits : 0;
         place_weights(graph, weights);
         o.space = dse::build_space(program, graph);
     }
@@ -234,6 +235,10 @@ Command dse_command(CLI::App &app) {
     c->add_option("--device", a->options.device, "FPGA part (see 'flowhls devices')")->capture_default_str();
     c->add_option("--clock", a->options.clock_mhz, "clock frequency in MHz")
         ->check(number_in(1.0, 10000.0))
+        ->capture_default_str();
+    c->add_option("--axi-width", a->options.axi_width_bits,
+                  "bits of the m_axi ports of weights in external memory (Vitis widens them; 8..1024, a power of two)")
+        ->check(axi_width())
         ->capture_default_str();
     c->add_option("--budget", a->settings.budget,
                   "what a design may use: dsp=N,bram=N,uram=N,lut=N,ff=N, counts or percentages of the part; "

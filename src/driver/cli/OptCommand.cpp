@@ -20,6 +20,7 @@ namespace {
 
 struct OptArgs {
     std::string input, output, target = "vitis", directives, weights = "auto", device = "xc7z020";
+    int axi_width = 512;
     std::vector<std::string> passes, dump_after, analyses;
     bool no_verify = false, time_passes = false;
 };
@@ -85,6 +86,7 @@ int run_opt(const OptArgs &a) {
     o.weights.placement = parse_weight_placement(a.weights);
     o.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
     o.weights.part = device.part;
+    o.weights.axi_width_bits = a.axi_width;
     run_passes(graph, a.passes, o);
     // Analyses print comment lines before the graph (hls-unroll replaces the bodies).
     std::string text;
@@ -115,6 +117,9 @@ Command opt_command(CLI::App &app) {
     c->add_option("-t,--target", a->target, "vitis (FIFO channels) or bambu (none)")->capture_default_str();
     c->add_option("--directives", a->directives, "JSON file of HLS directives for apply-directives");
     c->add_option("--weights", a->weights, "auto, rom or axi: where place-weights puts constant inputs")
+        ->capture_default_str();
+    c->add_option("--axi-width", a->axi_width, "bits of the m_axi ports place-weights gives weights (8..1024, a power of two)")
+        ->check(axi_width())
         ->capture_default_str();
     c->add_option("--device", a->device, "FPGA part whose block RAM place-weights fills (see 'flowhls devices')")
         ->capture_default_str();

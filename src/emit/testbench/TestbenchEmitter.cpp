@@ -124,7 +124,10 @@ std::string testbench(const FilterGraph &g, const ProjectSettings &s, bool trace
         const Buffer &b = g.buffer(a);
         std::string t = c_type(b.type);
         if (b.kind == BufferKind::Input) {
-            os << "static " << t << " tb_in_" << b.name << "[" << b.size() << "];\n";
+            os << "static " << t << " tb_in_" << b.name << "[" << b.size() << "]";
+            // A widened m_axi port (--axi-width) assumes its pointer aligned to the beat.
+            if (b.interface.width_bits > 0) os << " __attribute__((aligned(" << b.interface.width_bits / 8 << ")))";
+            os << ";\n";
         } else {
             os << "static " << t << " tb_out_" << b.name << "[" << b.size() << "];\n";
             os << "static " << t << " tb_ref_" << b.name << "[" << b.size() << "];\n";
