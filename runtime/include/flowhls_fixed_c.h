@@ -55,7 +55,7 @@ static inline int64_t flowhls_fx_shl_sat(int64_t x, int s, int w) {
     int64_t top = flowhls_fx_top(w), bottom = -top - 1;
     if (s >= 63) return x > 0 ? top : (x < 0 ? bottom : 0);
     if (x > (top >> s)) return top;
-    if (x < -(int64_t)((UINT64_C(1) << (w - 1)) >> s)) return bottom; /* x * 2^s < -2^(w-1) */
+    if (x < (int64_t)(0 - ((UINT64_C(1) << (w - 1)) >> s))) return bottom; /* x * 2^s < -2^(w-1) */
     return flowhls_fx_shl(x, s);
 }
 

@@ -38,7 +38,9 @@ static int64_t random_int(int bits) {
     switch (r % 8) {
     case 0: return top;
     case 1: return -top - 1;
-    case 2: return (int64_t)(r >> 60) - 8;
+    case 2:
+        if (bits >= 4) return (int64_t)(r >> 61) - 4;  // small values
+        return 0;
     default: return bits == 64 ? (int64_t)rng() : (int64_t)(rng() & ((UINT64_C(1) << bits) - 1)) - top - 1;
     }
 }

@@ -282,8 +282,9 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_flag("--no-dsp-packing", a.no_dsp_packing,
                 "Vitis: keep one multiply per int8 MAC (by default two MACs sharing an operand share one DSP, WP486)");
     c->add_option("--precision", a.precision,
-                  "Vitis: float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W) or "
-                  "KEY=fixed<W,I> / KEY=float for an ONNX node name or op type (repeatable; default float)");
+                  "float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W) or "
+                  "KEY=fixed<W,I> / KEY=float for an ONNX node name or op type (repeatable; default float); "
+                  "ap_fixed on Vitis, stdint integers on PandA-Bambu (sums at most 64 bits: 2(W-I)+I+10 <= 64)");
     c->add_option("--device", a.device, "FPGA part for the scripts and the QoR estimate (see 'flowhls devices')")
         ->capture_default_str();
     c->add_option("--max-memory", a.max_memory,
