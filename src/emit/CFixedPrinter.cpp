@@ -181,11 +181,11 @@ std::pair<CFixedValue, CFixedValue> CPrinter::fx_align(const CFixedValue &a, con
 
 namespace {
 
-// "(a op b)", with a cast to int64_t when the result needs more than 31 bits and neither
-// operand is int64_t (C would compute in int).
+// "(a op b)", with a cast to int64_t when the result needs more than 32 bits and neither
+// operand is int64_t (C would compute in int, 32 bits: a product of two int16_t fits).
 CFixedValue arithmetic(const CFixedValue &a, const char *op, const CFixedValue &b, int bits, int frac) {
     CFixedValue x;
-    const bool cast = bits > 31 && !a.int64 && !b.int64;
+    const bool cast = bits > 32 && !a.int64 && !b.int64;
     x.text = "(" + std::string(cast ? "(int64_t)" : "") + a.text + " " + op + " " + b.text + ")";
     x.bits = bits;
     x.frac = frac;
@@ -217,6 +217,8 @@ CFixedValue CPrinter::fx_binary(const Expr &e) const {
     if (const Mul *op = e.as<Mul>()) {
         CFixedValue a = fx_value(op->a), b = fx_value(op->b);
         if (a.wide() || b.wide()) fx_checked(too_wide(a.bits + b.bits), e);
+        if (a.constant && a.raw == 1 && a.frac == 0) return b;  // 1.0f * x (a Gemm's alpha)
+        if (b.constant && b.raw == 1 && b.frac == 0) return a;
         const int bits = a.bits + b.bits, frac = a.frac + b.frac;
         if (bits <= 64) return arithmetic(a, "*", b, bits, frac);
         CFixedValue x;  // exact only in 128 bits: stored at once by flowhls_fx_mul_rnd_sat
