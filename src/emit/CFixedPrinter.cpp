@@ -103,7 +103,11 @@ CFixedValue CPrinter::fx_value(const Expr &e) const {
                     "'), which its fixed point does not handle; keep it float (KEY=float)");
     }
     const FixedFormat acc = fixed.data.accumulator();
-    if (const FloatImm *f = e.as<FloatImm>()) return constant_value(fixed_raw(acc, f->value), acc.fraction());
+    if (const FloatImm *f = e.as<FloatImm>()) {  // the accumulator's integer; the literal in a comment
+        CFixedValue c = constant_value(fixed_raw(acc, f->value), acc.fraction());
+        if (c.frac > 0) c.text += " /* " + c_literal(e, FloatLiteralForm::Decimal) + " */";
+        return c;
+    }
     if (const Variable *v = e.as<Variable>()) {
         auto format = fixed.formats.find(v->name);
         if (format == fixed.formats.end()) throw std::logic_error("CPrinter: no fixed-point format for " + v->name);
