@@ -21,7 +21,7 @@ struct FixedFormat {
     int samples = 0;
     bool enabled() const { return width > 0; }
     int fraction() const { return width - integer; }
-    /// The format of sums of this data format (emit/vitis/FixedTypes): fixed<2F + I + 10, I + 10>,
+    /// The format of sums of this data format (emit/FixedTypes): fixed<2F + I + 10, I + 10>,
     /// in which a product of two data values is exact and sums gain 10 integer bits.
     FixedFormat accumulator() const { return {2 * fraction() + integer + 10, integer + 10}; }
     /// "fixed<16,6>", "auto<16>" or "float".

@@ -21,7 +21,7 @@ struct FilterContext {
     /// costed by the widths of their operands.
     std::map<std::string, int> value_bits;
     /// Bits of the data and the sums of a filter computing in fixed point (--precision;
-    /// emit/vitis/FixedTypes); 0: float.
+    /// emit/FixedTypes); 0: float.
     int fixed_data_bits = 0, fixed_acc_bits = 0;
 
     /// The pipeline target II of loop `name` (0: no pipeline directive).

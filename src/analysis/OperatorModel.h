@@ -35,7 +35,7 @@ std::string operator_of(const Halide::Expr &e, const std::map<std::string, Halid
                         const std::map<std::string, int> *value_bits = nullptr);
 
 /// Contract: the operator of node `e` of a filter whose float values are in fixed point
-/// (--precision, data format `data`, sums in emit/vitis/FixedTypes's accumulator format of
+/// (--precision, data format `data`, sums in emit/FixedTypes's accumulator format of
 /// `acc_bits` bits): float sums and differences "iadd" by the accumulator's width (rounded as
 /// for integers); float products of two non-constant operands by the DSP48E2s of their widths
 /// (a loaded or converted operand, directly or through `lets`, `data_bits` bits, another

@@ -161,14 +161,28 @@ FilterGraph pack_dsp(FilterGraph graph, const CompileOptions &options, const Dev
     return graph;
 }
 
+// Contract: throws flowhls::Error when --precision asks for a format the target cannot
+// compute: on PandA-Bambu the sums are int64_t, so an accumulator (FixedFormat::accumulator)
+// wider than 64 bits. Checked on the options alone, so it fails before any work.
+void check_precision_target(const CompileOptions &options) {
+    if (options.target != HlsTarget::Bambu) return;
+    std::vector<std::pair<std::string, FixedFormat>> formats = options.precision.overrides;
+    formats.insert(formats.begin(), {"", options.precision.model});
+    for (const auto &f : formats) {
+        const FixedFormat acc = f.second.accumulator();
+        if (!f.second.enabled() || acc.width <= 64) continue;
+        throw Error("--precision " + (f.first.empty() ? "" : f.first + "=") + f.second.text() +
+                    " on PandA-Bambu: its sums, fixed<" + std::to_string(acc.width) + "," + std::to_string(acc.integer) +
+                    "> (2F + I + 10 bits, F = W - I), do not fit the 64 bits of int64_t");
+    }
+}
+
 // Contract: `graph` with the fixed-point formats of --precision assigned to its filters
-// (assign_precision); unchanged when the options ask for none. Fixed point is Vitis-only:
-// PandA-Bambu is refused (flowhls::Error).
+// (assign_precision); unchanged when the options ask for none. Throws flowhls::Error for what
+// check_precision_target refuses.
 FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
     if (!options.precision.any()) return graph;
-    if (options.target != HlsTarget::Vitis) {
-        throw Error("--precision fixed<W,I> is Vitis-only for now (ap_fixed); PandA-Bambu keeps float");
-    }
+    check_precision_target(options);
     assign_precision(graph, options.precision);
     return graph;
 }
@@ -228,9 +242,11 @@ std::vector<EmittedFile> code_and_report_files(const FilterGraph &graph, const H
     files.push_back({"report.html", html_report(graph, estimates.design, device,
                                                 render_svg(dataflow_dot(graph, estimates.design), staging))});
     for (const EmbeddedFile &f : runtime_support_files()) {
-        // The hls::stream and ap_int stand-ins and the DSP packing helpers (ap_int) are C++.
+        // The hls::stream and ap_int stand-ins and the DSP packing helpers (ap_int) are C++; the
+        // fixed-point helpers of PandA-Bambu's C99 serve it alone.
         bool cxx_only = f.path.rfind("csim/", 0) == 0 || f.path == "flowhls_pack.h" || f.path == "flowhls_fixed.h";
-        if (!cxx_only || options.target == HlsTarget::Vitis) files.push_back({"include/" + f.path, f.contents});
+        bool c_only = f.path == "flowhls_fixed_c.h";
+        if (options.target == HlsTarget::Vitis ? !c_only : !cxx_only) files.push_back({"include/" + f.path, f.contents});
     }
     files.push_back({"graph.txt", print_graph(graph)});
     return files;
@@ -406,7 +422,7 @@ CompileResult compile(const HalideProgram &caller_program, const CompileOptions 
     Device device = load_device(options.device, options.clock_mhz);
     // A part PandA-Bambu has no characterization of is refused before any work.
     if (options.target == HlsTarget::Bambu) device.bambu_device = bambu_device_name(device);
-    if (options.precision.any() && options.target != HlsTarget::Vitis) fixed_point(FilterGraph(), options);
+    check_precision_target(options);
     std::optional<Resources> budget;
     if (!options.budget.empty()) budget = dse::parse_budget(options.budget, device);
     std::vector<std::string> interface_names;

@@ -1,5 +1,6 @@
 // CPrinter: lowered Halide statements and expressions printed as C/C++.
 #include "emit/CPrinter.h"
+#include "flowhls/Error.h"
 #include "ir/IRQueries.h"
 #include "ir/FloatText.h"
 
@@ -140,6 +141,7 @@ std::string CPrinter::expr(const Expr &e) const {
     Halide::Type t = e.type();
     bool vector = t.lanes() != 1;
     if (vector && lane.empty()) unchecked("vector expression outside a vector statement: " + short_text(e));
+    if (c_fixed() && t.is_float()) return fx_float(fx_value(e), e);  // PandA-Bambu: CFixedPrinter.cpp
     if (e.as<FloatImm>() && fixed.computes_fixed() && !vector) {
         return "((" + fixed.value_type + ")" + c_literal(e, dialect.floats) + ")";
     }
@@ -155,6 +157,7 @@ std::string CPrinter::expr(const Expr &e) const {
     if (const Cast *c = e.as<Cast>()) {
         if (fixed.computes_fixed() && !vector && t.is_float()) return "((" + fixed.value_type + ")" + expr(c->value) + ")";
         if (fixed.computes_fixed() && !vector && c->value.type().is_float()) {
+            if (fixed.c99) return "((" + c_type(t) + ")" + expr(c->value) + ")";  // expr: a float
             return "((" + c_type(t) + ")flowhls_f32(" + expr(c->value) + "))";
         }
         return "((" + c_type(t) + ")" + expr(c->value) + ")";
@@ -179,6 +182,9 @@ std::string CPrinter::expr(const Expr &e) const {
 
 std::string CPrinter::fixed_read(const std::string &name, const std::string &raw_text, Halide::Type t) const {
     if (!t.is_float() || t.lanes() != 1) return raw_text;
+    if (fixed.c99 && !fixed.computes_fixed() && fixed.fixed_buffers.count(name)) {
+        return "flowhls_fx_to_f32(" + raw_text + ", " + std::to_string(fixed.formats.at(name).fraction()) + ")";
+    }
     auto rom = fixed.raw_roms.find(name);
     const std::string text = rom != fixed.raw_roms.end() ? "flowhls_fx_raw<" + rom->second + ">(" + raw_text + ")" : raw_text;
     if (fixed.computes_fixed() && fixed.float_buffers.count(name)) return "((" + fixed.data_type + ")" + text + ")";
@@ -187,6 +193,12 @@ std::string CPrinter::fixed_read(const std::string &name, const std::string &raw
 }
 
 std::string CPrinter::stored(const std::string &name, const Expr &e) const {
+    if (c_fixed() && e.type().is_float() && e.type().lanes() == 1) {  // PandA-Bambu: in its format
+        if (fixed.float_buffers.count(name)) return fx_float(fx_value(e), e);
+        auto format = fixed.formats.find(name);
+        if (format == fixed.formats.end()) throw std::logic_error("CPrinter: no fixed-point format for " + name);
+        return fx_quantize(fx_value(e), format->second, e);
+    }
     std::string text = expr(e);
     if (fixed.computes_fixed() && e.type().is_float() && fixed.float_buffers.count(name)) return "flowhls_f32(" + text + ")";
     return text;
@@ -214,6 +226,7 @@ std::string CPrinter::binary(const Expr &e) const {
         return "(" + expr(a) + " " + op + " " + expr(b) + ")";
     };
     auto compare = [&](const char *op, const Expr &a, const Expr &b) {
+        if (c_fixed() && a.type().is_float() && a.type().lanes() == 1) return fx_compare(op, a, b);
         return "(" + expr(a) + " " + op + " " + expr(b) + ")";
     };
     if (const Add *op = e.as<Add>()) return arith("+", op->a, op->b);
@@ -347,10 +360,11 @@ std::string CPrinter::call(const Call *op) const {
     std::string text = call_text(op,
                                  [&](size_t i) {
                                      const Expr &a = op->args.at(i);
-                                     return fx && a.type().is_float() ? "flowhls_f32(" + expr(a) + ")" : expr(a);
+                                     // PandA-Bambu: expr prints a float value as a float
+                                     return fx && a.type().is_float() && !fixed.c99 ? "flowhls_f32(" + expr(a) + ")" : expr(a);
                                  },
                                  [&](size_t i) { return arm(op->args.at(i)); });
-    if (fx && op->type.is_float() && !text.empty()) text = "((" + fixed.value_type + ")" + text + ")";
+    if (fx && op->type.is_float() && !text.empty() && !fixed.c99) text = "((" + fixed.value_type + ")" + text + ")";
     if (text.empty()) unchecked("call to '" + op->name + "' without a C form: " + short_text(Expr(op)));
     return text;
 }
@@ -490,7 +504,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         } else {
             auto declared = value_types.find(l->name);
             os << pad(indent) << "const " << (declared != value_types.end() ? declared->second : c_type(l->value.type()))
-               << " " << l->name << " = " << expr(l->value) << ";\n";
+               << " " << l->name << " = " << stored(l->name, l->value) << ";\n";
             auto pragma = value_pragmas.find(l->name);
             if (pragma != value_pragmas.end()) os << pragma->second << "\n";
         }

@@ -1,6 +1,8 @@
 // Prints filter bodies (lowered Halide IR after the prepare passes) as C/C++ statements.
 #pragma once
 
+#include "flowhls/Precision.h"
+
 #include <Halide.h>
 
 #include <functional>
@@ -64,12 +66,39 @@ std::string c_literal(const Halide::Expr &constant, FloatLiteralForm floats = Fl
 /// (flowhls_f32 of its operands) and converted back to `value_type`; stores to float buffers
 /// convert with flowhls_f32. In a float filter (`value_type` empty) the reads of `fixed_buffers`
 /// (another filter's ap_fixed output) are converted with flowhls_f32.
+/// PandA-Bambu (`c99`): C has no such types; the values are the integers of their formats
+/// (`formats`), the printer works out the format of every float expression (value =
+/// integer * 2^-fraction, and how many bits hold it) and writes the conversions out with
+/// flowhls_fixed_c.h's helpers: exact sums and products in int64_t, rounding and saturation
+/// where a value is stored, the same bits as the Vitis code (CFixedPrinter.cpp).
 struct FixedPrinting {
     std::string value_type, data_type;
     std::set<std::string> float_buffers, fixed_buffers;
     /// ROMs holding the integers of a fixed-point type (ROM -> type): read with flowhls_fx_raw.
     std::map<std::string, std::string> raw_roms;
     bool computes_fixed() const { return !value_type.empty(); }
+    /// PandA-Bambu: integers and explicit conversions instead of ap_fixed.
+    bool c99 = false;
+    /// PandA-Bambu: the format of every fixed-point name the filter uses (lets, locals, buffers, ROMs).
+    std::map<std::string, FixedFormat> formats;
+    /// PandA-Bambu, a fixed filter: its data format (sums: data.accumulator()) and what it
+    /// computes ("ONNX node '/fc1/Gemm' (Gemm)"), for refusals.
+    FixedFormat data;
+    std::string what;
+};
+
+/// PandA-Bambu fixed point (FixedPrinting::c99): a float expression printed as the integer of a
+/// format (CFixedPrinter.cpp).
+struct CFixedValue {
+    std::string text;      ///< C expression of the integer
+    int frac = 0;          ///< the value is integer * 2^-frac
+    int bits = 1;          ///< a signed integer of this many bits holds every value it takes
+    bool int64 = false;    ///< `text` has type int64_t (else a narrower integer type)
+    bool constant = false; ///< a constant, `raw`
+    int64_t raw = 0;
+    /// A product too wide for int64_t, kept as its two operands until it is stored.
+    std::string wide_a, wide_b;
+    bool wide() const { return !wide_a.empty(); }
 };
 
 /// Read-only printer of statements and expressions. The IR must have passed check_printable
@@ -110,6 +139,22 @@ public:
 
 private:
     FixedPrinting fixed;
+    // PandA-Bambu fixed point (CFixedPrinter.cpp): a float expression as an integer of a format.
+    bool c_fixed() const { return fixed.c99 && fixed.computes_fixed(); }
+    CFixedValue fx_value(const Halide::Expr &e) const;
+    CFixedValue fx_load(const Halide::Internal::Load *l) const;
+    CFixedValue fx_binary(const Halide::Expr &e) const;
+    CFixedValue fx_call(const Halide::Internal::Call *op) const;
+    CFixedValue fx_select(const std::string &condition, const Halide::Expr &a, const Halide::Expr &b) const;
+    CFixedValue fx_to_acc(const CFixedValue &v) const;
+    std::pair<CFixedValue, CFixedValue> fx_align(const CFixedValue &a, const CFixedValue &b, const Halide::Expr &e) const;
+    CFixedValue fx_checked(CFixedValue v, const Halide::Expr &e) const;
+    // The integer of `v` in format `to`, rounded and saturated as stored (C text).
+    std::string fx_quantize(const CFixedValue &v, const FixedFormat &to, const Halide::Expr &e) const;
+    // `v` as a float (C text).
+    std::string fx_float(const CFixedValue &v, const Halide::Expr &e) const;
+    // A comparison of two float expressions, exact.
+    std::string fx_compare(const char *op, const Halide::Expr &a, const Halide::Expr &b) const;
     // Expression `e` of a float buffer or variable `name` as the fixed-point printing reads it.
     std::string fixed_read(const std::string &name, const std::string &text, Halide::Type t) const;
     // `text`, the value of `e`, as a stored value of buffer `name`.

@@ -2,6 +2,13 @@
 """A float ONNX model compiled with --precision fixed<W,I> (Vitis), checked in C simulation.
 
     fixed_point_check.py FLOWHLS MODEL.onnx W I WORK XILINX_HLS_INCLUDE
+    fixed_point_check.py FLOWHLS MODEL.onnx W I WORK --bambu
+
+With --bambu the PandA-Bambu project is checked instead (docs/quantization.md, "Fixed point on
+PandA-Bambu"): compiled twice (byte-identical), its C99 simulation built with gcc as its
+Makefile does and again under AddressSanitizer and UndefinedBehaviorSanitizer (same outputs,
+no report), its outputs identical bit for bit to the Vitis project's C simulation with the
+ap_fixed stand-in, then the same error bound and top-1 as below.
 
 1. Compiles the model twice (WORK/a, WORK/b) and requires byte-identical projects.
 2. Builds and runs WORK/a's C simulation with flowhls's ap_fixed stand-in and, when AMD's
@@ -25,7 +32,7 @@ tolerance is the smaller of it and a statistical one: the roundings independent 
 (variance q^2/3), variances propagated the same way (sum w^2 var + sum x^2 q^2/3 + 2 q^2/3;
 Softmax sqrt(2) max(p) sigma + q/sqrt(3)), tolerance 6 sigma.
 Exit 0: all checks passed; 1: a check failed; 77: passed but AMD's headers are missing (the
-bit-for-bit comparison did not run).
+bit-for-bit comparison did not run; not with --bambu).
 """
 import os
 import shutil
@@ -118,13 +125,10 @@ def error_bound(model, x_in, W, I):
     return e, 6 * sigma, largest, widest_sum, out
 
 
-def main():
-    flowhls, model_path, W, I, work, inc = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    precision = "fixed<%d,%d>" % (W, I)
+def compile_twice(flowhls, model_path, precision, work, extra):
+    """WORK/a and WORK/b compiled alike; fails unless byte-identical."""
     for d in ("a", "b"):
-        r = subprocess.run([flowhls, "compile", model_path, "--precision", precision, "-o", os.path.join(work, d)],
+        r = subprocess.run([flowhls, "compile", model_path, "--precision", precision, "-o", os.path.join(work, d)] + extra,
                            capture_output=True, text=True)
         if r.returncode != 0:
             fail("compile: " + r.stdout + r.stderr)
@@ -132,12 +136,51 @@ def main():
     if r.returncode != 0:
         fail("two compilations differ:\n" + r.stdout[:2000])
     print("deterministic: the two projects are byte-identical")
-    project = os.path.join(work, "a")
+
+
+def csim(project, inc):
+    """tests/emit/fixed-csim.sh on PROJECT; its exit status."""
     r = subprocess.run([os.path.join(HERE, "fixed-csim.sh"), project, inc], capture_output=True, text=True)
     print(r.stdout + r.stderr, end="")
     if r.returncode not in (0, 77):
         fail("fixed-csim.sh exit %d" % r.returncode)
-    vendor_skipped = r.returncode == 77
+    return r.returncode
+
+
+def bambu_outputs(flowhls, model_path, precision, work):
+    """The --bambu checks up to the outputs: the directory of the C99 simulation's outputs."""
+    compile_twice(flowhls, model_path, precision, work, ["--target", "bambu", "--device", "xc7z020"])
+    csim(os.path.join(work, "a"), "-")
+    vitis = os.path.join(work, "vitis")
+    r = subprocess.run([flowhls, "compile", model_path, "--precision", precision, "-o", vitis], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("compile for Vitis: " + r.stdout + r.stderr)
+    csim(vitis, "-")
+    c99, standin = os.path.join(work, "a", "build", "outputs-c99"), os.path.join(vitis, "build", "outputs-standin")
+    names = sorted(os.listdir(c99))
+    if not names or names != sorted(os.listdir(standin)):
+        fail("outputs %s (PandA-Bambu) against %s (Vitis)" % (names, sorted(os.listdir(standin))))
+    for n in names:
+        with open(os.path.join(c99, n), "rb") as f, open(os.path.join(standin, n), "rb") as g:
+            if f.read() != g.read():
+                fail("%s: the PandA-Bambu C99 and the Vitis ap_fixed simulations differ" % n)
+        print("identical to the Vitis design's: %s (%d bytes)" % (n, os.path.getsize(os.path.join(c99, n))))
+    return c99
+
+
+def main():
+    flowhls, model_path, W, I, work, inc = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    precision = "fixed<%d,%d>" % (W, I)
+    project = os.path.join(work, "a")
+    if inc == "--bambu":
+        outputs = bambu_outputs(flowhls, model_path, precision, work)
+        vendor_skipped = False
+    else:
+        compile_twice(flowhls, model_path, precision, work, [])
+        vendor_skipped = csim(project, inc) == 77
+        outputs = os.path.join(project, "build", "outputs-standin")
 
     model = onnx.load(model_path)
     t = onnx.TensorProto()
@@ -149,11 +192,11 @@ def main():
         fail("values up to %.3f do not fit fixed<%d,%d> (range +-%g): it saturates" % (largest, W, I, 2.0 ** (I - 1)))
     if widest_sum >= 2.0 ** (I + 9):
         fail("sums up to %.3f do not fit the accumulator (+-%g)" % (widest_sum, 2.0 ** (I + 9)))
-    outs = [f for f in sorted(os.listdir(os.path.join(project, "build", "outputs-standin")))]
+    outs = [f for f in sorted(os.listdir(outputs))]
     if len(outs) != 1:
         fail("expected one output, got %s" % outs)
     name = outs[0][len("tb_out_"):-len(".bin")]
-    got = np.fromfile(os.path.join(project, "build", "outputs-standin", outs[0]), dtype=np.float32)
+    got = np.fromfile(os.path.join(outputs, outs[0]), dtype=np.float32)
     want = np.load(os.path.join(project, "data", name + ".expected.npy")).astype(np.float64)
     got = got.reshape(want.shape).astype(np.float64)
     err = np.abs(got - want).max()

@@ -319,9 +319,10 @@ void add_output_options(CLI::App *c, CompileArgs &a) {
     c->add_flag("--no-dsp-packing", a.no_dsp_packing,
                 "Vitis: keep one multiply per int8 MAC (by default two MACs sharing an operand share one DSP, WP486)");
     c->add_option("--precision", a.precision,
-                  "Vitis: float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W), auto or auto<W> "
-                  "(I per node from ranges measured on --calibration inputs; W default 16) or KEY=fixed<W,I> / "
-                  "KEY=auto<W> / KEY=float for an ONNX node name or op type (repeatable; default float)");
+                  "float data in fixed point: fixed<W,I> (whole model; W 1..32, I 0..W), auto or auto<W> "
+                  "(Vitis; I per node from ranges measured on --calibration inputs; W default 16) or KEY=fixed<W,I> / "
+                  "KEY=auto<W> / KEY=float for an ONNX node name or op type (repeatable; default float); ap_fixed on "
+                  "Vitis, stdint integers on PandA-Bambu (sums at most 64 bits: 2(W-I)+I+10 <= 64)");
     c->add_option("--calibration", a.calibration,
                   "--precision auto: calibration inputs (.npy/.pb, several samples per file allowed, or a directory "
                   "of them; repeatable; default: the test inputs)")

@@ -1,5 +1,6 @@
 // emit_bambu_files: the PandA-Bambu flavour of the kernel and its synthesis script.
 #include "emit/bambu/BambuEmitter.h"
+#include "emit/FixedTypes.h"
 #include "emit/KernelEmitter.h"
 
 #include <iomanip>
@@ -10,9 +11,25 @@ namespace flowhls {
 namespace {
 
 // What PandA-Bambu honours of the directives: `#pragma GCC unroll`, always_inline functions
-// and `#pragma HLS interface port=X mode=...` for the user's interface directives.
+// and `#pragma HLS interface port=X mode=...` for the user's interface directives; the
+// fixed-point types of --precision as stdint integers (flowhls_fixed_c.h).
 class BambuHooks : public KernelHooks {
 public:
+    ValueTypes value_types(const FilterGraph &g, const Filter &f) const override {
+        ValueTypes v;
+        add_fixed_values(g, f, v, HlsTarget::Bambu);
+        return v;
+    }
+    std::string kernel_includes(const FilterGraph &g, bool) const override {
+        return fixed_value_types(g).empty() ? "" : "#include \"flowhls_fixed_c.h\"\n";
+    }
+    std::map<std::string, std::string> buffer_types(const FilterGraph &g) const override {
+        return fixed_buffer_types(g, HlsTarget::Bambu);
+    }
+    std::string header_definitions(const FilterGraph &g) const override {
+        return fixed_type_definitions(g, HlsTarget::Bambu);
+    }
+    FixedFormat rom_format(const FilterGraph &g, const Buffer &b) const override { return fixed_rom_format(g, b); }
     void loop_pragmas(const LoopDirective &d, std::vector<std::string> &, std::vector<std::string> &before) const override {
         // GCC and Clang unroll completely when the count exceeds the trip count.
         if (d.unroll != 0) {

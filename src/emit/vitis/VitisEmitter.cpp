@@ -3,7 +3,7 @@
 #include "analysis/IntegerWidths.h"
 #include "analysis/OperatorModel.h"
 #include "emit/KernelEmitter.h"
-#include "emit/vitis/FixedTypes.h"
+#include "emit/FixedTypes.h"
 #include "emit/vitis/PackDsp.h"
 #include "graph/Precision.h"
 
@@ -114,23 +114,22 @@ public:
     }
     ValueTypes value_types(const FilterGraph &g, const Filter &f) const override {
         ValueTypes v = ap_int_types(g, f);
-        add_fixed_values(g, f, v);
+        add_fixed_values(g, f, v, HlsTarget::Vitis);
         return v;
     }
     std::string kernel_includes(const FilterGraph &g, bool value_types_used) const override {
         std::string lines = value_types_used ? "#include <ap_int.h>\n" : "";
         if (uses_dsp_packing(g)) lines += "#include \"flowhls_pack.h\"\n";
-        if (!fixed_buffer_types(g).empty()) lines += "#include \"flowhls_fixed.h\"\n";
+        if (!fixed_value_types(g).empty()) lines += "#include \"flowhls_fixed.h\"\n";
         return lines;
     }
-    std::map<std::string, std::string> buffer_types(const FilterGraph &g) const override { return fixed_buffer_types(g); }
-    std::string header_definitions(const FilterGraph &g) const override { return fixed_type_definitions(g); }
-    FixedFormat rom_format(const FilterGraph &g, const Buffer &b) const override {
-        if (b.kind != BufferKind::Constant) return {};
-        const std::map<std::string, const Filter *> owners = fixed_buffers(g);
-        auto owner = owners.find(b.name);
-        return owner != owners.end() ? owner->second->fixed : FixedFormat();
+    std::map<std::string, std::string> buffer_types(const FilterGraph &g) const override {
+        return fixed_buffer_types(g, HlsTarget::Vitis);
     }
+    std::string header_definitions(const FilterGraph &g) const override {
+        return fixed_type_definitions(g, HlsTarget::Vitis);
+    }
+    FixedFormat rom_format(const FilterGraph &g, const Buffer &b) const override { return fixed_rom_format(g, b); }
     std::string top_pragmas(const FilterGraph &g) const override {
         std::ostringstream k;
         int bundle = 0;
