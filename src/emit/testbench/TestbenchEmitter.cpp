@@ -3,7 +3,7 @@
 #include "ir/IRText.h"
 #include "emit/CPrinter.h"
 #include "emit/KernelEmitter.h"
-#include "emit/vitis/FixedTypes.h"
+#include "emit/FixedTypes.h"
 #include "emit/vitis/VitisEmitter.h"
 #include "graph/Precision.h"
 #include "support/Npy.h"
