@@ -885,6 +885,58 @@ TEST(Search, TrimLowersDspsAtEqualInterval) {
     for (const EvaluatedPoint &p : none.points) EXPECT_EQ(p.origin.rfind("trim of ", 0), std::string::npos);
 }
 
+// The trim of the fastest point over the budget: with 60 DSPs no point of the search fits (f2
+// alone takes 60 at II 1), but the fastest one it reaches (f0 u4, f1 u2: 16,000 cycles, 90
+// DSP) trims f2 to II 64 (5 DSP, 6,400 cycles) and fits: it is chosen. Without the trim's
+// points the budget is too small for every point.
+TEST(Search, TrimBringsTheFastestPointOverTheBudgetWithinIt) {
+    DesignSpace s;
+    for (int i = 0; i < 3; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        n.orders.push_back(toy_default_order(n.key));
+        if (i == 2) n.orders[0].factors = {1};
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 3; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1, ii = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target != name) continue;
+                (d.kind == Directive::Kind::Pipeline ? ii : u) = d.value;
+            }
+            FilterEstimate f;
+            f.name = name;
+            f.latency = i == 0 ? 64000 / u : i == 1 ? (u == 1 ? 70000 : 1000) : 100 * ii;
+            f.resources.dsp = i == 2 ? 5 * ((12 + ii - 1) / ii) : 5 * u;
+            if (i == 2) f.operations["fmul"] = 12;
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += f.resources.dsp;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 60);
+    o.max_points = 8;
+    SearchResult r = explore(s, model, o);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    const EvaluatedPoint &c = r.points[r.chosen];
+    EXPECT_EQ(c.origin.rfind("trim of ", 0), 0u) << pareto_csv(s, r);
+    EXPECT_TRUE(c.fits);
+    EXPECT_LE(c.total.dsp, 60);
+    int64_t fastest = 0;
+    for (const EvaluatedPoint &p : r.points) {
+        if (p.ok && p.origin.rfind("trim of ", 0) != 0 && (fastest == 0 || p.interval < fastest)) fastest = p.interval;
+    }
+    EXPECT_EQ(c.interval, fastest) << pareto_csv(s, r);
+    EXPECT_EQ(c.choices[2].ii, 64) << pareto_csv(s, r);
+    o.trim_points = 0;
+    EXPECT_LT(explore(s, model, o).chosen, 0);
+}
+
 // The frontier plot: every compiled point drawn once, the chosen one starred, failed points
 // left out, the budget line drawn, and nothing at all when no point compiled.
 TEST(FrontierPlot, DrawsCompiledPointsAndStarsTheChosenOne) {
