@@ -823,12 +823,11 @@ TEST(Search, FailedPointsAreRecordedNotChosen) {
     EXPECT_NE(pareto_csv(s, r).find("error: no reorder here"), std::string::npos);
 }
 
-// The trim: f0 needs its unrolls (64,000 cycles of work), f1's latency collapses at any unroll
-// (70,000 cycles at 1, 1,000 from 2: the balanced series, which scales its work, gives it as
-// much as f0), and f2 is a short loop of 12 multipliers (60 DSPs) at II 1 (as the MLP's
-// softmax) whose operators an II of N shares. The trim lowers f1's unroll and raises f2's II: fewer DSPs
-// than any point the search reached before it, at the interval the choice had.
-TEST(Search, TrimLowersDspsAtEqualInterval) {
+// The trim tests' three toy filters f0, f1, f2 (f2 with no unroll) and their model: f0 needs
+// its unrolls (64,000 cycles of work), f1's latency collapses at any unroll (70,000 cycles at
+// 1, 1,000 from 2), f2 is a short loop of 12 multipliers (60 DSPs) at II 1 whose operators an
+// II of N shares (100 N cycles).
+DesignSpace trim_toy_space() {
     DesignSpace s;
     for (int i = 0; i < 3; i++) {
         NodeKnobs n;
@@ -837,27 +836,39 @@ TEST(Search, TrimLowersDspsAtEqualInterval) {
         if (i == 2) n.orders[0].factors = {1};
         s.nodes.push_back(n);
     }
-    Evaluator model = [](const HlsSchedule &schedule) {
-        DesignEstimate e;
-        for (int i = 0; i < 3; i++) {
-            std::string name = "f" + std::to_string(i);
-            int64_t u = 1, ii = 1;
-            for (const Directive &d : schedule.directives()) {
-                if (d.target != name) continue;
-                (d.kind == Directive::Kind::Pipeline ? ii : u) = d.value;
-            }
-            FilterEstimate f;
-            f.name = name;
-            f.latency = i == 0 ? 64000 / u : i == 1 ? (u == 1 ? 70000 : 1000) : 100 * ii;
-            f.resources.dsp = i == 2 ? 5 * ((12 + ii - 1) / ii) : 5 * u;  // f2: 12 fmul per iteration
-            if (i == 2) f.operations["fmul"] = 12;
-            e.filters.push_back(f);
-            e.interval = std::max(e.interval, f.latency);
-            e.total.dsp += f.resources.dsp;
+    return s;
+}
+
+DesignEstimate trim_toy_model(const HlsSchedule &schedule) {
+    DesignEstimate e;
+    for (int i = 0; i < 3; i++) {
+        std::string name = "f" + std::to_string(i);
+        int64_t u = 1, ii = 1;
+        for (const Directive &d : schedule.directives()) {
+            if (d.target != name) continue;
+            (d.kind == Directive::Kind::Pipeline ? ii : u) = d.value;
         }
-        e.latency = e.interval;
-        return e;
-    };
+        FilterEstimate f;
+        f.name = name;
+        f.latency = i == 0 ? 64000 / u : i == 1 ? (u == 1 ? 70000 : 1000) : 100 * ii;
+        f.resources.dsp = i == 2 ? 5 * ((12 + ii - 1) / ii) : 5 * u;  // f2: 12 fmul per iteration
+        if (i == 2) f.operations["fmul"] = 12;
+        e.filters.push_back(f);
+        e.interval = std::max(e.interval, f.latency);
+        e.total.dsp += f.resources.dsp;
+    }
+    e.latency = e.interval;
+    return e;
+}
+
+// The trim: f0 needs its unrolls (64,000 cycles of work), f1's latency collapses at any unroll
+// (70,000 cycles at 1, 1,000 from 2: the balanced series, which scales its work, gives it as
+// much as f0), and f2 is a short loop of 12 multipliers (60 DSPs) at II 1 (as the MLP's
+// softmax) whose operators an II of N shares. The trim lowers f1's unroll and raises f2's II: fewer DSPs
+// than any point the search reached before it, at the interval the choice had.
+TEST(Search, TrimLowersDspsAtEqualInterval) {
+    DesignSpace s = trim_toy_space();
+    Evaluator model = trim_toy_model;
     SearchOptions o = toy_options(1, 2000);
     o.max_points = 8;  // 2 reserved for the trim
     ASSERT_EQ(trim_reserve(o), 2);
@@ -890,35 +901,8 @@ TEST(Search, TrimLowersDspsAtEqualInterval) {
 // DSP) trims f2 to II 64 (5 DSP, 6,400 cycles) and fits: it is chosen. Without the trim's
 // points the budget is too small for every point.
 TEST(Search, TrimBringsTheFastestPointOverTheBudgetWithinIt) {
-    DesignSpace s;
-    for (int i = 0; i < 3; i++) {
-        NodeKnobs n;
-        n.filter = n.key = "f" + std::to_string(i);
-        n.orders.push_back(toy_default_order(n.key));
-        if (i == 2) n.orders[0].factors = {1};
-        s.nodes.push_back(n);
-    }
-    Evaluator model = [](const HlsSchedule &schedule) {
-        DesignEstimate e;
-        for (int i = 0; i < 3; i++) {
-            std::string name = "f" + std::to_string(i);
-            int64_t u = 1, ii = 1;
-            for (const Directive &d : schedule.directives()) {
-                if (d.target != name) continue;
-                (d.kind == Directive::Kind::Pipeline ? ii : u) = d.value;
-            }
-            FilterEstimate f;
-            f.name = name;
-            f.latency = i == 0 ? 64000 / u : i == 1 ? (u == 1 ? 70000 : 1000) : 100 * ii;
-            f.resources.dsp = i == 2 ? 5 * ((12 + ii - 1) / ii) : 5 * u;
-            if (i == 2) f.operations["fmul"] = 12;
-            e.filters.push_back(f);
-            e.interval = std::max(e.interval, f.latency);
-            e.total.dsp += f.resources.dsp;
-        }
-        e.latency = e.interval;
-        return e;
-    };
+    DesignSpace s = trim_toy_space();
+    Evaluator model = trim_toy_model;
     SearchOptions o = toy_options(1, 60);
     o.max_points = 8;
     SearchResult r = explore(s, model, o);
