@@ -579,21 +579,28 @@ bool split_unroll(const OrderOption &o, int jam, int64_t factor) {
     return jam > 0 && factor > 1 && !o.unroll_inner.empty() && o.jam_helper_key.empty();
 }
 
+// A split of `loop` into `outer`, `inner` by `factor` in the jammed stage of `o`.
+LoopTransform jam_stage_split(const OrderOption &o, const std::string &loop, const std::string &outer,
+                              const std::string &inner, int64_t factor) {
+    LoopTransform split;
+    split.kind = LoopTransform::Kind::Split;
+    split.func = o.jam_key;
+    split.stage = o.jam_stage;
+    split.loop = loop;
+    split.outer = outer;
+    split.inner = inner;
+    split.factor = static_cast<int>(factor);
+    split.origin = "dse: " + o.jam_key;
+    return split;
+}
+
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
 void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor) {
     if (jam == 0) return;
     std::vector<std::string> order_loops = o.jam_order;
     if (split_unroll(o, jam, factor)) {
-        LoopTransform unroll_split;
-        unroll_split.kind = LoopTransform::Kind::Split;
-        unroll_split.func = o.jam_key;
-        unroll_split.stage = o.jam_stage;
-        unroll_split.loop = o.unroll_loop;
-        unroll_split.outer = o.unroll_outer;
-        unroll_split.inner = o.unroll_inner;
-        unroll_split.factor = static_cast<int>(factor);
-        unroll_split.origin = "dse: " + o.jam_key;
+        LoopTransform unroll_split = jam_stage_split(o, o.unroll_loop, o.unroll_outer, o.unroll_inner, factor);
         s.add(unroll_split);
         std::replace(order_loops.begin(), order_loops.end(), o.unroll_loop, o.unroll_outer);
         order_loops.insert(order_loops.begin(), o.unroll_inner);
@@ -605,15 +612,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         inner.origin = unroll_split.origin;
         s.add(inner);
     }
-    LoopTransform split;
-    split.kind = LoopTransform::Kind::Split;
-    split.func = o.jam_key;
-    split.stage = o.jam_stage;
-    split.loop = o.jam_loop;
-    split.outer = o.jam_outer;
-    split.inner = o.jam_inner;
-    split.factor = static_cast<int>(o.jams.at(jam));
-    split.origin = "dse: " + o.jam_key;
+    LoopTransform split = jam_stage_split(o, o.jam_loop, o.jam_outer, o.jam_inner, o.jams.at(jam));
     s.add(split);
     LoopTransform order;
     order.kind = LoopTransform::Kind::Reorder;
