@@ -2,6 +2,7 @@
 #include "driver/CalibrationRanges.h"
 #include "driver/CsimTrace.h"
 #include "flowhls/Error.h"
+#include "frontend/halide/Reference.h"
 #include "support/EmbeddedFiles.h"
 #include "support/Npy.h"
 #include "support/Paths.h"
@@ -138,6 +139,26 @@ CalibrationRanges measure_calibration_ranges(const std::string &model, const std
                          "--precision auto: measuring value ranges on the calibration inputs with the float64 reference",
                          echo);
     return read_ranges(out);
+}
+
+void measure_auto_precision(const std::string &model, const std::vector<std::string> &calibration,
+                            const HalideProgram &program, CompileOptions &options, std::ostream *echo) {
+    if (!options.precision.automatic()) {
+        if (!calibration.empty()) throw Error("--calibration is for --precision auto (formats from measured ranges)");
+        return;
+    }
+    if (model.empty()) {
+        throw Error("--precision auto measures value ranges with the model's float64 reference: it needs an ONNX "
+                    "model, not an example or generator (give fixed<W,I>)");
+    }
+    std::vector<Halide::Buffer<>> inputs = program.test_inputs;
+    if (inputs.empty() && calibration.empty()) {
+        std::vector<Halide::Buffer<>> all = random_inputs(program, options.seed);
+        for (size_t i = 0; i < program.inputs.size() && i < all.size(); i++) {
+            if (!program.inputs[i].constant.defined()) inputs.push_back(all[i]);
+        }
+    }
+    options.precision.calibration = measure_calibration_ranges(model, calibration, inputs, echo);
 }
 
 }  // namespace flowhls

@@ -4,6 +4,7 @@
 // (PrecisionOptions::calibration).
 #pragma once
 
+#include "flowhls/Compiler.h"
 #include "flowhls/Precision.h"
 
 #include <Halide.h>
@@ -34,5 +35,15 @@ void run_reference_script(const std::string &root, const std::vector<std::string
 /// file, a directory without one, or a reference that fails (its message). Deterministic.
 CalibrationRanges measure_calibration_ranges(const std::string &model, const std::vector<std::string> &calibration,
                                              const std::vector<Halide::Buffer<>> &default_inputs, std::ostream *echo);
+
+/// Contract: with an `auto` format among `options.precision`, the value ranges it is chosen
+/// from, measured once on the calibration inputs (`calibration`, else the program's test
+/// inputs, else its seeded random ones) with ONNX model `model`'s float64 reference, into
+/// `options.precision.calibration`. Both compile (also with --dse) and dse call it before any
+/// point is evaluated. Throws flowhls::Error (one line) before anything is written: no ONNX
+/// model (`model` empty), a bad calibration file, a failing reference; `calibration` without
+/// an auto format.
+void measure_auto_precision(const std::string &model, const std::vector<std::string> &calibration,
+                            const HalideProgram &program, CompileOptions &options, std::ostream *echo);
 
 }  // namespace flowhls

@@ -161,29 +161,53 @@ FilterGraph pack_dsp(FilterGraph graph, const CompileOptions &options, const Dev
     return graph;
 }
 
+// The refusal of a format whose accumulator (FixedFormat::accumulator) is wider than the 64
+// bits of PandA-Bambu's int64_t sums ("" when it fits); `what` names the option or node.
+std::string bambu_accumulator_error(const std::string &what, const FixedFormat &f) {
+    const FixedFormat acc = f.accumulator();
+    if (!f.enabled() || acc.width <= 64) return "";
+    return what + " on PandA-Bambu: its sums, fixed<" + std::to_string(acc.width) + "," + std::to_string(acc.integer) +
+           "> (2F + I + 10 bits, F = W - I), do not fit the 64 bits of int64_t";
+}
+
 // Contract: throws flowhls::Error when --precision asks for a format the target cannot
-// compute: on PandA-Bambu the sums are int64_t, so an accumulator (FixedFormat::accumulator)
-// wider than 64 bits. Checked on the options alone, so it fails before any work.
+// compute: on PandA-Bambu the sums are int64_t, so an accumulator wider than 64 bits. Checked
+// on the options alone for fixed<W,I> (it fails before any work); an auto<W> format is checked
+// once its integer bits are chosen (check_assigned_precision).
 void check_precision_target(const CompileOptions &options) {
     if (options.target != HlsTarget::Bambu) return;
     std::vector<std::pair<std::string, FixedFormat>> formats = options.precision.overrides;
     formats.insert(formats.begin(), {"", options.precision.model});
     for (const auto &f : formats) {
-        const FixedFormat acc = f.second.accumulator();
-        if (!f.second.enabled() || acc.width <= 64) continue;
-        throw Error("--precision " + (f.first.empty() ? "" : f.first + "=") + f.second.text() +
-                    " on PandA-Bambu: its sums, fixed<" + std::to_string(acc.width) + "," + std::to_string(acc.integer) +
-                    "> (2F + I + 10 bits, F = W - I), do not fit the 64 bits of int64_t");
+        if (f.second.automatic) continue;
+        std::string e = bambu_accumulator_error("--precision " + (f.first.empty() ? "" : f.first + "=") + f.second.text(),
+                                                f.second);
+        if (!e.empty()) throw Error(e);
+    }
+}
+
+// Contract: throws flowhls::Error when `auto` chose, for a filter of `graph`, a format whose
+// sums PandA-Bambu cannot hold (e.g. auto<32> with few integer bits); nothing for Vitis.
+void check_assigned_precision(const FilterGraph &graph, const CompileOptions &options) {
+    if (options.target != HlsTarget::Bambu) return;
+    for (const Filter &f : graph.filters) {
+        if (f.fixed.measured < 0) continue;
+        std::string e = bambu_accumulator_error("--precision auto<" + std::to_string(f.fixed.width) + "> chose " +
+                                                    f.fixed.text() + " for ONNX node '" +
+                                                    (f.onnx.node.empty() ? f.name : f.onnx.node) + "'",
+                                                f.fixed);
+        if (!e.empty()) throw Error(e + "; give a smaller W");
     }
 }
 
 // Contract: `graph` with the fixed-point formats of --precision assigned to its filters
 // (assign_precision); unchanged when the options ask for none. Throws flowhls::Error for what
-// check_precision_target refuses.
+// check_precision_target and check_assigned_precision refuse.
 FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
     if (!options.precision.any()) return graph;
     check_precision_target(options);
     assign_precision(graph, options.precision);
+    check_assigned_precision(graph, options);
     return graph;
 }
 

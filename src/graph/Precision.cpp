@@ -109,6 +109,17 @@ bool reads_kernel_input(const FilterGraph &g, const Filter &f) {
     return false;
 }
 
+// Whether filter `f` reads a graph input directly (a kernel input without contents, i.e. not
+// weights passed as an m_axi argument): on PandA-Bambu, which has no input load filter, the
+// first node converts the input to its own format, which must hold the input's range too.
+bool reads_graph_input(const FilterGraph &g, const Filter &f) {
+    for (const std::string &r : f.reads) {
+        const Buffer &b = g.buffer(r);
+        if (b.kind == BufferKind::Input && !b.contents.defined()) return true;
+    }
+    return false;
+}
+
 // The ONNX nodes computed by several filters of which one holds no ONNX value: an intermediate
 // step (Softmax's max and sum of exponentials) whose range is not measured.
 std::set<std::string> nodes_with_intermediates(const FilterGraph &g) {
@@ -121,7 +132,8 @@ std::set<std::string> nodes_with_intermediates(const FilterGraph &g) {
 
 // The format auto<W> gives filter `f`: from the measured ranges of the ONNX values it holds
 // and its weights (the constants it reads); a copy takes its value's producer's format (or its
-// value's range), the input load the graph inputs' range. Every filter of a node with an
+// value's range), the input load the graph inputs' range (so does a node reading the input
+// directly, on PandA-Bambu). Every filter of a node with an
 // unmeasured intermediate (`partial`), and any other filter holding no measured value, stays
 // float: a filter converts what it reads from float buffers to its own format, which must hold it.
 FixedFormat resolve_auto(const FilterGraph &g, const Filter &f, const FixedFormat &spec, const CalibrationRanges &c,
@@ -140,7 +152,7 @@ FixedFormat resolve_auto(const FilterGraph &g, const Filter &f, const FixedForma
         }
     }
     const bool input_load = f.onnx.empty() && reads_kernel_input(g, f);
-    double m = input_load ? c.inputs : 0.0;
+    double m = input_load || reads_graph_input(g, f) ? c.inputs : 0.0;
     bool found = input_load;
     for (const std::string &v : copy ? f.onnx.outputs : f.onnx.values) {
         auto it = c.values.find(v);

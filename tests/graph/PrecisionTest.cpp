@@ -109,5 +109,42 @@ TEST(Precision, RawIntegersRoundHalfToEvenAndSaturate) {
     EXPECT_EQ(fixed_raw(f, 32 - 0.4 / 1024), 32767);
 }
 
+// A filter of graph `g` computing ONNX value `value` of node `node` from `reads` into `writes`.
+Filter onnx_filter(const std::string &name, const std::string &node, const std::string &value,
+                   std::vector<std::string> reads, std::vector<std::string> writes) {
+    Filter f;
+    f.name = name;
+    f.reads = std::move(reads);
+    f.writes = std::move(writes);
+    f.onnx.node = node;
+    f.onnx.op = "Conv";
+    f.onnx.outputs = {value};
+    f.onnx.values = {value};
+    return f;
+}
+
+// auto: a node reading the graph input directly (PandA-Bambu: no input load filter) converts
+// the input to its own format, so its format covers the input's measured range too; a node
+// reading another filter's buffer covers only its own values. Measured: inputs 5.0 (I = 4 + 1),
+// the values 0.5 (I = 1 + 1).
+TEST(Precision, AutoNodeReadingTheInputCoversItsRange) {
+    FilterGraph g;
+    g.buffers.emplace_back("x", Halide::Float(32), std::vector<int64_t>{4}, BufferKind::Input);
+    g.buffers.emplace_back("y", Halide::Float(32), std::vector<int64_t>{4}, BufferKind::Intermediate);
+    g.buffers.emplace_back("z", Halide::Float(32), std::vector<int64_t>{4}, BufferKind::Output);
+    g.filters.push_back(onnx_filter("first", "/a", "a_out", {"x"}, {"y"}));
+    g.filters.push_back(onnx_filter("second", "/b", "b_out", {"y"}, {"z"}));
+    PrecisionOptions p;
+    add_precision_argument("auto", p);
+    p.calibration.samples = 1;
+    p.calibration.inputs = 5.0;
+    p.calibration.values = {{"a_out", 0.5}, {"b_out", 0.5}};
+    assign_precision(g, p);
+    EXPECT_EQ(g.filters[0].fixed.text(), "fixed<16,5>");
+    EXPECT_DOUBLE_EQ(g.filters[0].fixed.measured, 5.0);
+    EXPECT_EQ(g.filters[1].fixed.text(), "fixed<16,2>");
+    EXPECT_DOUBLE_EQ(g.filters[1].fixed.measured, 0.5);
+}
+
 }  // namespace
 }  // namespace flowhls

@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """Fixed point through the real PandA-Bambu and Verilator (docs/bambu.md, "Fixed point").
 
-    fixed_point_cosim.py FLOWHLS BAMBU WORK
+    fixed_point_cosim.py FLOWHLS BAMBU WORK [PRECISION]
 
 A two-layer MLP built here (16 -> 8 Gemm, Relu, 8 -> 4 Gemm; seeded weights, on-chip ROMs),
-compiled with --target bambu --precision fixed<16,6>; its C99 simulation's outputs
+compiled with --target bambu --precision PRECISION (default fixed<16,6>; `auto`: formats from
+the ranges measured on its seeded random input, which both compilations get); its C99 simulation's outputs
 (tests/emit/fixed-csim.sh) become the expected outputs of a second compilation with
 --atol 0 --rtol 0, which is synthesized by Bambu and co-simulated in Verilator: PASS means the
 RTL computes the C simulation's outputs bit for bit. Exit 0: PASS; 1: a failure; 77: Bambu or
 Verilator missing (1 in CI, FLOWHLS_CI set).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -44,6 +46,7 @@ def model(path):
 
 def main():
     flowhls, bambu, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    precision = sys.argv[4] if len(sys.argv) > 4 else "fixed<16,6>"
     missing = ""
     if not bambu or not os.access(bambu, os.X_OK):
         bambu = shutil.which("bambu") or ""
@@ -58,7 +61,7 @@ def main():
     os.makedirs(work)
     onnx_path = os.path.join(work, "mlp2.onnx")
     model(onnx_path)
-    common = ["--precision", "fixed<16,6>", "--target", "bambu", "--device", "xc7z020", "--weights", "rom"]
+    common = ["--precision", precision, "--target", "bambu", "--device", "xc7z020", "--weights", "rom"]
     c = os.path.join(work, "c")
     r = subprocess.run([flowhls, "compile", onnx_path, "-o", c] + common, capture_output=True, text=True)
     if r.returncode != 0:
@@ -81,7 +84,12 @@ def main():
     print(r.stdout + r.stderr, end="")
     if r.returncode != 0 or "synth: PASS" not in r.stdout + r.stderr:
         fail("the RTL's outputs differ from the C simulation's (or Bambu failed)")
-    print("PASS: the RTL computes the C simulation's outputs bit for bit")
+    if precision.startswith("auto"):
+        formats = json.load(open(os.path.join(rtl, "report.json")))["precision"]
+        if formats != json.load(open(os.path.join(c, "report.json")))["precision"]:
+            fail("the two compilations chose different formats")
+        print("formats: " + ", ".join("%s %s" % (r["node"], r["format"]) for r in formats))
+    print("PASS: the RTL computes the C simulation's outputs bit for bit (%s)" % precision)
 
 
 if __name__ == "__main__":

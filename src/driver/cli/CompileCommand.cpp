@@ -3,7 +3,6 @@
 #include "driver/cli/DseCommand.h"
 #include "driver/CalibrationRanges.h"
 #include "dse/FrontierPlot.h"
-#include "frontend/halide/Reference.h"
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Directives.h"
@@ -178,34 +177,6 @@ void check_program_memory(const HalideProgram &p, int64_t budget) {
     }
 }
 
-// Contract: with an `auto` format among --precision, the value ranges it is chosen from,
-// measured on the calibration inputs (--calibration, else the test inputs the project gets)
-// with the model's float64 reference, into `options.precision.calibration`. Refused
-// (flowhls::Error) before anything is written: no ONNX model, a target other than Vitis, a bad
-// calibration file, a failing reference; --calibration without auto.
-void measure_auto_precision(const CompileArgs &a, const HalideProgram &program, CompileOptions &options) {
-    if (!options.precision.automatic()) {
-        if (!a.calibration.empty()) throw Error("--calibration is for --precision auto (formats from measured ranges)");
-        return;
-    }
-    if (a.model.empty()) {
-        throw Error("--precision auto measures value ranges with the model's float64 reference: it needs an ONNX "
-                    "model, not an example or generator (give fixed<W,I>)");
-    }
-    if (options.target != HlsTarget::Vitis) {
-        throw Error("--precision auto is Vitis-only for now (ap_fixed); PandA-Bambu keeps float");
-    }
-    std::vector<Halide::Buffer<>> inputs = program.test_inputs;
-    if (inputs.empty() && a.calibration.empty()) {
-        std::vector<Halide::Buffer<>> all = random_inputs(program, options.seed);
-        for (size_t i = 0; i < program.inputs.size() && i < all.size(); i++) {
-            if (!program.inputs[i].constant.defined()) inputs.push_back(all[i]);
-        }
-    }
-    options.precision.calibration =
-        measure_calibration_ranges(a.model, a.calibration, inputs, a.verbose ? &std::cerr : nullptr);
-}
-
 int run_compile(const CompileArgs &a) {
     if (a.synth) {
         if (a.target != "bambu") throw Error("--synth runs PandA-Bambu: compile with --target bambu");
@@ -217,7 +188,7 @@ int run_compile(const CompileArgs &a) {
     HlsSchedule user;
     if (!a.directives.empty()) user = read_directives_json(a.directives);
     CompileOptions options = compile_options(a, named.default_dir);
-    measure_auto_precision(a, program, options);
+    measure_auto_precision(a.model, a.calibration, program, options, a.verbose ? &std::cerr : nullptr);
     std::optional<DseOutcome> explored;
     if (a.dse) {
         // The best point that fits, compiled from its schedule.json text exactly as

@@ -1,5 +1,6 @@
 // The dse subcommand: explore a program's design space, print the Pareto frontier, write pareto.csv.
 #include "driver/cli/DseCommand.h"
+#include "driver/CalibrationRanges.h"
 #include "driver/CompileGraph.h"
 #include "driver/cli/Command.h"
 #include "dse/Budget.h"
@@ -77,7 +78,8 @@ void check_outcome(const DseOutcome &o) {
 
 struct DseArgs {
     std::string model, example, schedule, size, directives, output = "flowhls-dse";
-    std::vector<std::string> precision;
+    std::vector<std::string> precision, calibration;
+    bool verbose = false;
     CompileOptions options;
     DseSettings settings;
 };
@@ -93,10 +95,8 @@ int run_dse(DseArgs &a) {
     if (!a.directives.empty()) base = read_directives_json(a.directives);
     program.directives.append(base);
     for (const std::string &p : a.precision) add_precision_argument(p, a.options.precision);
-    if (a.options.precision.automatic()) {
-        throw Error("flowhls dse does not measure value ranges for --precision auto: explore with "
-                    "'flowhls compile MODEL --precision auto --dse'");
-    }
+    // auto formats: the ranges measured once, before the search; every point uses the same formats.
+    measure_auto_precision(a.model, a.calibration, program, a.options, a.verbose ? &std::cerr : nullptr);
     OutputDir out(a.output);  // an unwritable destination fails before the exploration
     DseOutcome o = explore_program(program, a.options, a.settings);
     std::cout << frontier_table(o);
@@ -252,7 +252,12 @@ Command dse_command(CLI::App &app) {
         ->capture_default_str();
     c->add_option("--precision", a->precision,
                   "float data in fixed point, as compile's --precision: every point is estimated with it "
-                  "(fixed<W,I>, or KEY=fixed<W,I> / KEY=float for an ONNX node name or op type; repeatable)");
+                  "(fixed<W,I>, auto or auto<W> (formats from ranges measured once, before the search), or "
+                  "KEY=fixed<W,I> / KEY=auto<W> / KEY=float for an ONNX node name or op type; repeatable)");
+    c->add_option("--calibration", a->calibration,
+                  "--precision auto: calibration inputs, as compile's (.npy/.pb or a directory; repeatable; default: "
+                  "the model's test input)");
+    c->add_flag("-v,--verbose", a->verbose, "echo the float64 reference's run (--precision auto)");
     c->add_option("-o,--output", a->output, "directory for pareto.csv and points/NNN.schedule.json")
         ->check(non_empty())
         ->capture_default_str();
