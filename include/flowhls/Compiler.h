@@ -14,6 +14,8 @@
 
 namespace flowhls {
 
+class BalanceMemo;
+
 /// Options of one compilation. Nothing here is global: every option is passed in.
 struct CompileOptions {
     HlsTarget target = HlsTarget::Vitis;
@@ -66,6 +68,9 @@ struct CompileOptions {
     std::ostream *dump_stream = nullptr;
     /// Where progress and pass timing go (nothing is logged when null).
     std::ostream *log_stream = nullptr;
+    /// balance-streams' results shared by the compilations of one design-space exploration
+    /// (owned by it; src/transforms/BalanceStreams.h); null: none shared.
+    BalanceMemo *balance_memo = nullptr;
 };
 
 /// What a successful compilation produced.

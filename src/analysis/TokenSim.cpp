@@ -47,15 +47,21 @@ int64_t ring_compute_done(const Process &p, int64_t t) {
     return lo * p.ring_compute + std::min(p.ring_compute, t - start(lo));
 }
 
-// Accesses of a stream with n elements after t of T steps.
-int64_t accesses(int64_t t, int64_t n, int64_t steps) {
-    return static_cast<int64_t>((static_cast<__int128>(t) * n) / steps);
+// floor((a x b + c) / d) for a, b >= 0, c >= -1, d > 0: in 64 bits when a x b + c fits (the
+// common case; the same quotient), else in 128.
+int64_t muldiv(int64_t a, int64_t b, int64_t c, int64_t d) {
+    int64_t product;
+    if (!__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &product)) return product / d;
+    return static_cast<int64_t>((static_cast<__int128>(a) * b + c) / d);
 }
+
+// Accesses of a stream with n elements after t of T steps.
+int64_t accesses(int64_t t, int64_t n, int64_t steps) { return muldiv(t, n, 0, steps); }
 
 // The largest t whose accesses stay within `allowed`.
 int64_t steps_within(int64_t allowed, int64_t n, int64_t steps) {
     if (allowed >= n) return steps;
-    return static_cast<int64_t>(((static_cast<__int128>(allowed) + 1) * steps - 1) / n);
+    return muldiv(allowed + 1, steps, -1, n);
 }
 
 // Accesses of channel `c` (n elements) by process `p` after t of its steps.
@@ -64,12 +70,12 @@ int64_t count_at(const Process &p, int c, int64_t n, int64_t t) {
         int64_t done = ring_compute_done(p, t);
         if (c == p.line_channel) return std::min(n, t - done);
         int64_t all = std::max<int64_t>(1, p.ring->out_rows * p.ring_compute);
-        return static_cast<int64_t>((static_cast<__int128>(done) * n) / all);
+        return muldiv(done, n, 0, all);
     }
     if (!p.plan) return accesses(t, n, p.steps);
     if (c == p.line_channel) return std::min(t, n);
     int64_t outputs = std::max<int64_t>(1, p.plan->outputs());
-    return static_cast<int64_t>((static_cast<__int128>(p.plan->outputs_within(t)) * n) / outputs);
+    return muldiv(p.plan->outputs_within(t), n, 0, outputs);
 }
 
 // within() of a ring consumer in closed form (count_at inverted; it would take a binary search
@@ -91,7 +97,7 @@ int64_t ring_within(const Process &p, int c, int64_t n, int64_t allowed) {
         return std::min(p.steps, allowed + (k + 1) * rc);
     }
     int64_t all = std::max<int64_t>(1, rows * rc);
-    int64_t done = static_cast<int64_t>(((static_cast<__int128>(allowed) + 1) * all - 1) / n);
+    int64_t done = muldiv(allowed + 1, all, -1, n);
     if (done >= all) return p.steps;
     int64_t k = done / rc;
     return std::min(p.steps, w.rows_before(k) * w.row_words() + k * rc + done % rc);

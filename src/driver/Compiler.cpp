@@ -136,6 +136,7 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;
+    po.balance_memo = options.balance_memo;
     po.directives.directives = program.directives.directives();
     po.directives.aliases = program.directive_aliases;
     run_pipeline(graph, po);

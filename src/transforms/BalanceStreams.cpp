@@ -54,10 +54,8 @@ Balance balance(const FilterGraph &g, std::map<std::string, int64_t> depth, cons
     return {depth, r};
 }
 
-}  // namespace
-
-PassResult balance_streams(FilterGraph &g) {
-    PassResult result;
+// The depths and the verdict of `g`'s streams (the pass's work without the graph's update).
+BalanceMemo::Entry compute_depths(const FilterGraph &g) {
     std::map<std::string, int64_t> depth, size;
     std::set<std::string> fixed;
     for (const Buffer &b : g.buffers) {
@@ -103,13 +101,78 @@ PassResult balance_streams(FilterGraph &g) {
                       (fixed.empty() ? "" : ", " + std::to_string(fixed.size()) + " with the depth of a directive") + ")";
         }
     }
+    return {depth, verdict};
+}
+
+void put_numbers(std::string &key, std::initializer_list<int64_t> numbers) {
+    for (int64_t n : numbers) key += std::to_string(n) + ",";
+}
+
+}  // namespace
+
+bool BalanceMemo::find(const std::string &key, Entry *out) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return false;
+    hits_++;
+    *out = it->second;
+    return true;
+}
+
+void BalanceMemo::insert(const std::string &key, const Entry &entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_.emplace(key, entry);
+}
+
+int64_t BalanceMemo::hits() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return hits_;
+}
+
+size_t BalanceMemo::size() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return entries_.size();
+}
+
+std::string balance_streams_key(const FilterGraph &g) {
+    std::string key;
+    for (const Filter &f : g.filters) key += f.name + ";";
+    for (const Buffer &b : g.buffers) {
+        key += "\n" + b.name + ":";
+        put_numbers(key, {static_cast<int64_t>(b.kind), static_cast<int64_t>(b.channel), b.stream_depth,
+                          b.requested_depth});
+        key += "s";
+        for (int64_t e : b.shape) put_numbers(key, {e});
+        key += "p";
+        for (int p : b.producers) put_numbers(key, {p});
+        key += "c";
+        for (int c : b.consumers) put_numbers(key, {c});
+        const LineBufferPlan &l = b.line_buffer;
+        key += "l";
+        put_numbers(key, {l.planes, l.height, l.width, l.rows, l.cols, l.first_plane, l.first_row, l.first_col,
+                          l.out_planes, l.out_rows, l.out_cols, l.consumer});
+        const WindowBufferPlan &w = b.window_buffer;
+        key += "w";
+        put_numbers(key, {w.height, w.width, w.channels, w.ring_rows, w.out_rows, w.stride, w.last_row, w.consumer});
+    }
+    return key;
+}
+
+PassResult balance_streams(FilterGraph &g, BalanceMemo *memo) {
+    PassResult result;
+    BalanceMemo::Entry e;
+    std::string key = memo ? balance_streams_key(g) : std::string();
+    if (!memo || !memo->find(key, &e)) {
+        e = compute_depths(g);
+        if (memo) memo->insert(key, e);
+    }
     for (Buffer &b : g.buffers) {
         if (!b.is_stream()) continue;
-        result.changed |= b.stream_depth != depth[b.name];
-        b.stream_depth = depth[b.name];
+        result.changed |= b.stream_depth != e.depth[b.name];
+        b.stream_depth = e.depth[b.name];
     }
-    result.changed |= verdict != g.token_check;
-    g.token_check = verdict;
+    result.changed |= e.verdict != g.token_check;
+    g.token_check = e.verdict;
     return result;
 }
 

@@ -96,7 +96,7 @@ const std::vector<PassEntry> &passes() {
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},
          on_graph(infer_partitions)},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
-         on_graph(balance_streams)},
+         [](FilterGraph &g, const PipelineOptions &o) { return balance_streams(g, o.balance_memo); }},
     };
     return list;
 }

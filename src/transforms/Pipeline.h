@@ -12,6 +12,8 @@
 
 namespace flowhls {
 
+class BalanceMemo;
+
 /// Options of one pipeline run.
 struct PipelineOptions {
     /// Passes after which the graph is printed to `dump` ("all" = every pass).
@@ -35,6 +37,9 @@ struct PipelineOptions {
 #endif
     std::ostream *dump = nullptr;
     std::ostream *log = nullptr;
+    /// balance-streams' results shared between compilations (a design-space exploration's
+    /// points); null: every run simulates.
+    BalanceMemo *balance_memo = nullptr;
 };
 
 /// The passes in the order they run.

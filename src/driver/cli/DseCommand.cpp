@@ -14,6 +14,7 @@
 #include "frontend/halide/ProgramCopy.h"
 #include "graph/ExtractFilters.h"
 #include "support/OutputDir.h"
+#include "transforms/BalanceStreams.h"
 #include "transforms/PlaceWeights.h"
 #include "support/Text.h"
 
@@ -131,6 +132,9 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     quiet.time_passes = false;
     quiet.log_stream = nullptr;
     quiet.budget.clear();
+    // The points share most of their stream structure: balance-streams simulates each once.
+    BalanceMemo balance_memo;
+    quiet.balance_memo = &balance_memo;
     {
         HalideProgram copy = isolated_copy(program);
         apply_loop_schedule(copy);
