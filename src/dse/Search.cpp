@@ -50,9 +50,15 @@ public:
         PointChoices outside = naive;
         for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = has_outside(space_.nodes[i]) ? 1 : 0;
         add(outside, "reduction outside");
-        balanced();
-        jam_series();
-        mixed_series();
+        faster_orders();
+        // Neither step-1 point fits: parallelism only adds to them, so the series without the
+        // layout are skipped and the layout's come first (ResNet-18 224x224: its maps alone
+        // need about 4x the BRAM budget).
+        if (!layout_first()) {
+            balanced_series("balanced");
+            jam_series();
+            mixed_series();
+        }
         hwc_series();
         neighbourhood();
         limit_ = options_.max_points;
@@ -132,10 +138,21 @@ private:
     std::map<size_t, std::map<std::string, int64_t>> latency_;
     std::map<size_t, std::map<std::string, TrimNode>> figures_;  // of each filter, per point
 
-    // Throughput-balanced points (HIDA intensity-aware sharing): every filter's parallelism
-    // proportional to its work so that the filters' latencies meet one target interval.
-    void balanced() {
-        // Each node's faster order and its latency there (points 0 and 1).
+    // Whether the layout "hwc" is offered and neither step-1 point (naive, reduction outside)
+    // compiled within the budget.
+    bool layout_first() const {
+        bool any = false;
+        for (const NodeKnobs &n : space_.nodes) any = any || hwc_order(n) >= 0;
+        for (const EvaluatedPoint &p : result_.points) {
+            if (!p.ok || p.fits) return false;
+        }
+        return any;
+    }
+
+    // Each node's faster order (order_) and its latency there (work_) from points 0 and 1; the
+    // throughput-balanced points (HIDA intensity-aware sharing, balanced_series) give every
+    // filter parallelism proportional to its work so that the latencies meet one target.
+    void faster_orders() {
         order_.assign(space_.nodes.size(), 0);
         work_.assign(space_.nodes.size(), 0);
         std::vector<int> &order = order_;
@@ -151,7 +168,6 @@ private:
             slowest = std::max(slowest, work[i]);
         }
         slowest_ = slowest;
-        balanced_series("balanced");
     }
 
     // The balanced series in the orders order_ from the latencies work_: targets W/2, W/4, ...
@@ -173,7 +189,7 @@ private:
         }
     }
 
-    std::vector<int> order_;       // per node, its faster order (balanced())
+    std::vector<int> order_;       // per node, its faster order (faster_orders())
     std::vector<int64_t> work_;    // per node, its latency in that order without unrolls
     int64_t slowest_ = 0;          // the largest of work_
 
@@ -267,7 +283,7 @@ private:
         return -1;
     }
 
-    // Unroll-and-jam points: targets W/2, W/4, ... (as balanced(), with jams) until a point
+    // Unroll-and-jam points: targets W/2, W/4, ... (as balanced_series, with jams) until a point
     // exceeds the DSP budget, then bisection of the target between the last point that fitted
     // and the first that did not (at most 6 steps), so the jams fill the budget.
     void jam_series() { jam_series(std::vector<Mode>(space_.nodes.size(), Mode::Both), "jam"); }

@@ -642,8 +642,9 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
 // The streaming-layout series: two filters whose maps need 1,000 BRAM18K each as ping-pong
 // buffers and 100 in the "hwc" layout (the order's reorder marks it in the schedule). With a
 // BRAM budget of 1,500 no point without the layout fits: the series starts from the point
-// where both take "hwc" and the chosen point has the layout on both; with a budget of 5,000
-// the budget does not bind and the layout is not explored.
+// where both take "hwc" and the chosen point has the layout on both; as the naive point does
+// not fit, the series without the layout are skipped: the layout's point comes right after it.
+// With a budget of 5,000 the budget does not bind and the layout is not explored.
 TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
     DesignSpace s;
     for (int i = 0; i < 2; i++) {
@@ -691,6 +692,11 @@ TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
     bool series = false;
     for (const EvaluatedPoint &p : r.points) series = series || p.origin == "hwc";
     EXPECT_TRUE(series) << pareto_csv(s, r);
+    ASSERT_GE(r.points.size(), 2u);
+    EXPECT_EQ(r.points[1].origin, "hwc") << pareto_csv(s, r);
+    for (const EvaluatedPoint &p : r.points) {
+        EXPECT_TRUE(p.origin != "balanced" && p.origin != "jam" && p.origin != "mix") << pareto_csv(s, r);
+    }
     ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
     EXPECT_EQ(r.points[r.chosen].choices[0].order, 1) << pareto_csv(s, r);
     EXPECT_EQ(r.points[r.chosen].choices[1].order, 1) << pareto_csv(s, r);
