@@ -141,12 +141,17 @@ private:
     // Whether the layout "hwc" is offered and neither step-1 point (naive, reduction outside)
     // compiled within the budget.
     bool layout_first() const {
-        bool any = false;
-        for (const NodeKnobs &n : space_.nodes) any = any || hwc_order(n) >= 0;
         for (const EvaluatedPoint &p : result_.points) {
             if (!p.ok || p.fits) return false;
         }
-        return any;
+        return offers_hwc();
+    }
+    // Whether some node offers the streaming layout "hwc".
+    bool offers_hwc() const {
+        for (const NodeKnobs &n : space_.nodes) {
+            if (hwc_order(n) >= 0) return true;
+        }
+        return false;
     }
 
     // Each node's faster order (order_) and its latency there (work_) from points 0 and 1; the
@@ -369,9 +374,7 @@ private:
     // the jam series in those orders, targets from the filters' latencies at that point. Whole model only:
     // one layout for every 4-D map, so that every convolution's producer writes HWC.
     void hwc_series() {
-        bool any = false;
-        for (const NodeKnobs &n : space_.nodes) any = any || hwc_order(n) >= 0;
-        if (!any || order_.empty() || full() || !budget_binds()) return;
+        if (!offers_hwc() || order_.empty() || full() || !budget_binds()) return;
         std::vector<int> order = order_;
         for (size_t i = 0; i < order.size(); i++) {
             if (hwc_order(space_.nodes[i]) >= 0) order[i] = hwc_order(space_.nodes[i]);
