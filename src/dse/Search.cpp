@@ -56,6 +56,7 @@ public:
         hwc_series();
         neighbourhood();
         limit_ = options_.max_points;
+        fill(trim_reserve(options_) / 2);
         trim_over_budget();
         trim();
         mark_front_and_choice();
@@ -559,6 +560,61 @@ private:
         const EvaluatedPoint &p = result_.points.back();
         bool kept = p.ok && p.fits && static_cast<double>(p.interval) <= limit && p.total.dsp < from_dsp;
         return kept ? static_cast<int>(result_.points.size() - 1) : -1;
+    }
+
+    // The step up of kind `kind` (0: unroll, 1: jam) on node `i` from `from`, and its
+    // predicted DSPs: the point's, plus the filter's scaled by the parallelism it gains. False
+    // when the node has no such step (at its largest, beyond kMaxUnroll, an II set by the trim)
+    // or it was evaluated.
+    bool fill_step(size_t from, size_t i, int kind, PointChoices &out, int64_t &predicted_dsp) const {
+        const NodeKnobs &n = space_.nodes[i];
+        out = result_.points[from].choices;
+        Choice &c = out[i];
+        const OrderOption &o = n.orders[c.order];
+        if (c.ii > 0) return false;
+        int &index = kind == 0 ? c.unroll : c.jam;
+        const size_t size = kind == 0 ? o.factors.size() : o.jams.size();
+        if (index + 1 >= static_cast<int>(size)) return false;
+        index++;
+        if (total_unroll(n, c) > kMaxUnroll || seen_.count(key(out))) return false;
+        const int64_t before = total_unroll(n, result_.points[from].choices[i]);
+        int64_t dsp = 0;
+        auto d = figures_.find(from);
+        if (d != figures_.end() && d->second.count(n.filter)) dsp = d->second.at(n.filter).dsp;
+        predicted_dsp = result_.points[from].total.dsp + dsp * (total_unroll(n, c) - before) / std::max<int64_t>(1, before);
+        return true;
+    }
+
+    // The fill ("fill of N"), from the chosen point, with at most `points` evaluations: the DSPs
+    // the choice leaves under the budget buy nothing, and the neighbourhood search, drawing at
+    // random, may not have tried the steps that spend them (pb_mvt MEDIUM at 162 DSPs chose
+    // u16/u10 at 132 DSPs; u16/u16 fits). The filters slowest first (at the point), each one's
+    // unroll then its jam one step up: the first step whose predicted DSPs fit the budget is
+    // evaluated and kept when the point fits and its interval drops; then again from the
+    // point kept (or from the same point, the step now evaluated), until no step is predicted
+    // to fit or the points are spent.
+    void fill(int points) {
+        int current = choice();
+        for (int spent = 0; current >= 0 && spent < points && !full(); spent++) {
+            const int64_t interval = result_.points[current].interval;
+            std::vector<size_t> nodes(space_.nodes.size());
+            for (size_t i = 0; i < nodes.size(); i++) nodes[i] = i;
+            std::stable_sort(nodes.begin(), nodes.end(), [&](size_t a, size_t b) {
+                return latency(current, space_.nodes[a].filter) > latency(current, space_.nodes[b].filter);
+            });
+            PointChoices next;
+            bool found = false;
+            for (size_t i : nodes) {
+                for (int kind = 0; kind < 2 && !found; kind++) {
+                    int64_t dsp = 0;
+                    found = fill_step(current, i, kind, next, dsp) && dsp <= options_.budget.dsp;
+                }
+                if (found) break;
+            }
+            if (!found || !add(next, "fill of " + std::to_string(current))) return;
+            const EvaluatedPoint &p = result_.points.back();
+            if (p.ok && p.fits && p.interval < interval) current = static_cast<int>(result_.points.size() - 1);
+        }
     }
 
     // The trim of the fastest point over the budget, when it is faster than the choice: every
