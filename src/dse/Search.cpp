@@ -562,58 +562,103 @@ private:
         return kept ? static_cast<int>(result_.points.size() - 1) : -1;
     }
 
-    // The step up of kind `kind` (0: unroll, 1: jam) on node `i` from `from`, and its
-    // predicted DSPs: the point's, plus the filter's scaled by the parallelism it gains. False
-    // when the node has no such step (at its largest, beyond kMaxUnroll, an II set by the trim)
-    // or it was evaluated.
-    bool fill_step(size_t from, size_t i, int kind, PointChoices &out, int64_t &predicted_dsp) const {
+    // The unroll x jam combinations of node `i` in its order at `c` with a parallelism in
+    // (lo, hi] (at most kMaxUnroll), the II dropped: by parallelism, `ascending` or not, ties to
+    // the deeper jam.
+    std::vector<Choice> combinations(size_t i, const Choice &c, int64_t lo, int64_t hi, bool ascending) const {
         const NodeKnobs &n = space_.nodes[i];
-        out = result_.points[from].choices;
-        Choice &c = out[i];
         const OrderOption &o = n.orders[c.order];
-        if (c.ii > 0) return false;
-        int &index = kind == 0 ? c.unroll : c.jam;
-        const size_t size = kind == 0 ? o.factors.size() : o.jams.size();
-        if (index + 1 >= static_cast<int>(size)) return false;
-        index++;
-        if (total_unroll(n, c) > kMaxUnroll || seen_.count(key(out))) return false;
-        const int64_t before = total_unroll(n, result_.points[from].choices[i]);
-        int64_t dsp = 0;
-        auto d = figures_.find(from);
-        if (d != figures_.end() && d->second.count(n.filter)) dsp = d->second.at(n.filter).dsp;
-        predicted_dsp = result_.points[from].total.dsp + dsp * (total_unroll(n, c) - before) / std::max<int64_t>(1, before);
-        return true;
+        std::vector<Choice> out;
+        for (size_t u = 0; u < o.factors.size(); u++) {
+            for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
+                Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0};
+                int64_t p = total_unroll(n, t);
+                if (p > lo && p <= std::min(hi, kMaxUnroll)) out.push_back(t);
+            }
+        }
+        std::stable_sort(out.begin(), out.end(), [&](const Choice &x, const Choice &y) {
+            int64_t px = total_unroll(n, x), py = total_unroll(n, y);
+            if (px != py) return ascending ? px < py : px > py;
+            return x.jam > y.jam;
+        });
+        return out;
+    }
+
+    // The DSPs of node `i`'s filter at point `p` (0: unknown).
+    int64_t filter_dsp(size_t p, size_t i) const {
+        auto d = figures_.find(p);
+        if (d == figures_.end() || !d->second.count(space_.nodes[i].filter)) return 0;
+        return d->second.at(space_.nodes[i].filter).dsp;
+    }
+
+    // The fill's candidates from point `from`, best first: per node, slowest first, its next
+    // parallelism up (the smallest above its own, every combination of it, the deeper jam
+    // first), with the DSPs predicted in proportion; one that does not fit the budget trades:
+    // the fastest other node whose largest lower parallelism saves the excess gives it up.
+    std::vector<PointChoices> fill_candidates(size_t from, const std::set<size_t> &raised, const std::set<size_t> &idle) const {
+        const PointChoices &at = result_.points[from].choices;
+        std::vector<size_t> nodes(space_.nodes.size());
+        for (size_t i = 0; i < nodes.size(); i++) nodes[i] = i;
+        std::stable_sort(nodes.begin(), nodes.end(), [&](size_t a, size_t b) {
+            return latency(from, space_.nodes[a].filter) > latency(from, space_.nodes[b].filter);
+        });
+        std::vector<PointChoices> out;
+        for (size_t i : nodes) {
+            if (at[i].ii > 0 || idle.count(i)) continue;
+            const int64_t p = total_unroll(space_.nodes[i], at[i]);
+            std::vector<Choice> up = combinations(i, at[i], p, kMaxUnroll, true);
+            for (const Choice &c : up) {
+                PointChoices next = at;
+                next[i] = c;
+                int64_t excess = result_.points[from].total.dsp +
+                                 filter_dsp(from, i) * (total_unroll(space_.nodes[i], c) - p) / p - options_.budget.dsp;
+                for (auto k = nodes.rbegin(); excess > 0 && k != nodes.rend(); ++k) {
+                    if (*k == i || at[*k].ii > 0 || raised.count(*k)) continue;
+                    const int64_t pk = total_unroll(space_.nodes[*k], at[*k]), dk = filter_dsp(from, *k);
+                    for (const Choice &d : combinations(*k, at[*k], 0, pk - 1, false)) {
+                        if (dk * (pk - total_unroll(space_.nodes[*k], d)) / pk < excess) continue;
+                        next[*k] = d;
+                        excess = 0;
+                        break;
+                    }
+                }
+                if (excess <= 0 && !seen_.count(key(next))) {
+                    out.push_back(next);
+                    break;  // one candidate per node: its smallest raise that has one
+                }
+            }
+        }
+        return out;
     }
 
     // The fill ("fill of N"), from the chosen point, with at most `points` evaluations: the DSPs
     // the choice leaves under the budget buy nothing, and the neighbourhood search, drawing at
     // random, may not have tried the steps that spend them (pb_mvt MEDIUM at 162 DSPs chose
-    // u16/u10 at 132 DSPs; u16/u16 fits). The filters slowest first (at the point), each one's
-    // unroll then its jam one step up: the first step whose predicted DSPs fit the budget is
-    // evaluated and kept when the point fits and its interval drops; then again from the
-    // point kept (or from the same point, the step now evaluated), until no step is predicted
-    // to fit or the points are spent.
+    // u16/u10 at 132 DSPs; u16/u16 fits; pb_3mm's G needed F's parallelism). The first of
+    // fill_candidates is evaluated and kept when the point fits and its interval drops; then
+    // again from the point kept (or from the same point, the candidate now evaluated), until
+    // no candidate is left or the points are spent.
     void fill(int points) {
         int current = choice();
+        std::set<size_t> raised, idle;  // nodes the fill raised; nodes whose raise gained nothing
         for (int spent = 0; current >= 0 && spent < points && !full(); spent++) {
             const int64_t interval = result_.points[current].interval;
-            std::vector<size_t> nodes(space_.nodes.size());
-            for (size_t i = 0; i < nodes.size(); i++) nodes[i] = i;
-            std::stable_sort(nodes.begin(), nodes.end(), [&](size_t a, size_t b) {
-                return latency(current, space_.nodes[a].filter) > latency(current, space_.nodes[b].filter);
-            });
-            PointChoices next;
-            bool found = false;
-            for (size_t i : nodes) {
-                for (int kind = 0; kind < 2 && !found; kind++) {
-                    int64_t dsp = 0;
-                    found = fill_step(current, i, kind, next, dsp) && dsp <= options_.budget.dsp;
-                }
-                if (found) break;
-            }
-            if (!found || !add(next, "fill of " + std::to_string(current))) return;
+            std::vector<PointChoices> next = fill_candidates(current, raised, idle);
+            if (next.empty() || !add(next[0], "fill of " + std::to_string(current))) return;
             const EvaluatedPoint &p = result_.points.back();
-            if (p.ok && p.fits && p.interval < interval) current = static_cast<int>(result_.points.size() - 1);
+            std::vector<size_t> up, down;
+            for (size_t i = 0; i < next[0].size(); i++) {
+                const int64_t was = total_unroll(space_.nodes[i], result_.points[current].choices[i]);
+                const int64_t now = total_unroll(space_.nodes[i], next[0][i]);
+                if (now > was) up.push_back(i);
+                if (now < was) down.push_back(i);
+            }
+            if (p.ok && p.fits && p.interval < interval) {
+                current = static_cast<int>(result_.points.size() - 1);
+                raised.insert(up.begin(), up.end());
+            } else {
+                idle.insert(up.begin(), up.end());  // not on the critical path, or its trade costs more
+            }
         }
     }
 
