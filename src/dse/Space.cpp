@@ -541,6 +541,11 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         if (some) space.nodes.push_back(std::move(n));
     }
     link_nodes(space, funcs);
+    bool sequential = false;
+    for (const Directive &d : program.directives.directives()) {
+        if (d.kind == Directive::Kind::Dataflow) sequential = !d.enable;
+    }
+    space.inline_nodes = sequential && space.nodes.size() >= 2;
     return space;
 }
 
@@ -674,6 +679,15 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
 
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices) {
     HlsSchedule s;
+    bool naive = true;
+    for (const Choice &c : choices) naive = naive && c == Choice();
+    for (size_t i = 0; space.inline_nodes && !naive && i < space.nodes.size(); i++) {
+        Directive d;
+        d.kind = Directive::Kind::Inline;
+        d.target = space.nodes[i].key;
+        d.origin = "dse: " + space.nodes[i].key;
+        s.add(d);
+    }
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
         for (LoopTransform t : o.transforms) {
