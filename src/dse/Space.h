@@ -153,7 +153,9 @@ constexpr int64_t kMaxUnroll = 64;
 /// outside", which moves the block loop of c outside y; when the helper's update reads inputs
 /// in external memory indexed by c that no other stage reads (jam_copy_inputs), the block loop
 /// goes outside the reductions instead ([ci, x, reductions..., co, rest...]) and each of those
-/// inputs is copied per block and row (`in` at the helper's block loop). Pure.
+/// inputs is copied per block and row (`in` at the helper's block loop). inline_nodes is set
+/// when the program's dataflow directive turns its top off and two or more nodes have knobs.
+/// Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
