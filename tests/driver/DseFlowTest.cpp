@@ -340,9 +340,10 @@ TEST(DseFlow, DseCommandWritesTheFrontierDeterministically) {
     EXPECT_NE(out1.find("Pareto frontier (estimates"), std::string::npos) << out1;
     std::string csv = test::read_file(dir / "d1/pareto.csv");
     EXPECT_EQ(csv, test::read_file(dir / "d2/pareto.csv"));
-    // 7 points and the header: 6 before the trim's reserve of 2, and one trim step (the second
-    // finds nothing to try).
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8) << csv;
+    // 8 points and the header: 6 before the reserve of 2, then one fill point (half the
+    // reserve) and one trim step.
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9) << csv;
+    EXPECT_NE(csv.find("\n6,fill of "), std::string::npos) << csv;
     EXPECT_TRUE(fs::exists(dir / "d1/points/000.schedule.json"));
     EXPECT_EQ(test::read_file(dir / "d1/points/000.schedule.json"), "{}\n");
     EXPECT_EQ(test::read_file(dir / "d1/frontier.svg"), test::read_file(dir / "d2/frontier.svg"));
