@@ -62,6 +62,7 @@ public:
         hwc_series();
         neighbourhood();
         limit_ = options_.max_points;
+        fill(trim_reserve(options_) / 2);
         trim_over_budget();
         trim();
         mark_front_and_choice();
@@ -578,6 +579,106 @@ private:
         const EvaluatedPoint &p = result_.points.back();
         bool kept = p.ok && p.fits && static_cast<double>(p.interval) <= limit && p.total.dsp < from_dsp;
         return kept ? static_cast<int>(result_.points.size() - 1) : -1;
+    }
+
+    // The unroll x jam combinations of node `i` in its order at `c` with a parallelism in
+    // (lo, hi] (at most kMaxUnroll), the II dropped: by parallelism, `ascending` or not, ties to
+    // the deeper jam.
+    std::vector<Choice> combinations(size_t i, const Choice &c, int64_t lo, int64_t hi, bool ascending) const {
+        const NodeKnobs &n = space_.nodes[i];
+        const OrderOption &o = n.orders[c.order];
+        std::vector<Choice> out;
+        for (size_t u = 0; u < o.factors.size(); u++) {
+            for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
+                Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0};
+                int64_t p = total_unroll(n, t);
+                if (p > lo && p <= std::min(hi, kMaxUnroll)) out.push_back(t);
+            }
+        }
+        std::stable_sort(out.begin(), out.end(), [&](const Choice &x, const Choice &y) {
+            int64_t px = total_unroll(n, x), py = total_unroll(n, y);
+            if (px != py) return ascending ? px < py : px > py;
+            return x.jam > y.jam;
+        });
+        return out;
+    }
+
+    // The DSPs of node `i`'s filter at point `p` (0: unknown).
+    int64_t filter_dsp(size_t p, size_t i) const {
+        auto d = figures_.find(p);
+        if (d == figures_.end() || !d->second.count(space_.nodes[i].filter)) return 0;
+        return d->second.at(space_.nodes[i].filter).dsp;
+    }
+
+    // The fill's candidates from point `from`, best first: per node, slowest first, its next
+    // parallelism up (the smallest above its own, every combination of it, the deeper jam
+    // first), with the DSPs predicted in proportion; one that does not fit the budget trades:
+    // the fastest other node whose largest lower parallelism saves the excess gives it up.
+    std::vector<PointChoices> fill_candidates(size_t from, const std::set<size_t> &raised, const std::set<size_t> &idle) const {
+        const PointChoices &at = result_.points[from].choices;
+        std::vector<size_t> nodes(space_.nodes.size());
+        for (size_t i = 0; i < nodes.size(); i++) nodes[i] = i;
+        std::stable_sort(nodes.begin(), nodes.end(), [&](size_t a, size_t b) {
+            return latency(from, space_.nodes[a].filter) > latency(from, space_.nodes[b].filter);
+        });
+        std::vector<PointChoices> out;
+        for (size_t i : nodes) {
+            if (at[i].ii > 0 || idle.count(i)) continue;
+            const int64_t p = total_unroll(space_.nodes[i], at[i]);
+            std::vector<Choice> up = combinations(i, at[i], p, kMaxUnroll, true);
+            for (const Choice &c : up) {
+                PointChoices next = at;
+                next[i] = c;
+                int64_t excess = result_.points[from].total.dsp +
+                                 filter_dsp(from, i) * (total_unroll(space_.nodes[i], c) - p) / p - options_.budget.dsp;
+                for (auto k = nodes.rbegin(); excess > 0 && k != nodes.rend(); ++k) {
+                    if (*k == i || at[*k].ii > 0 || raised.count(*k)) continue;
+                    const int64_t pk = total_unroll(space_.nodes[*k], at[*k]), dk = filter_dsp(from, *k);
+                    for (const Choice &d : combinations(*k, at[*k], 0, pk - 1, false)) {
+                        if (dk * (pk - total_unroll(space_.nodes[*k], d)) / pk < excess) continue;
+                        next[*k] = d;
+                        excess = 0;
+                        break;
+                    }
+                }
+                if (excess <= 0 && !seen_.count(key(next))) {
+                    out.push_back(next);
+                    break;  // one candidate per node: its smallest raise that has one
+                }
+            }
+        }
+        return out;
+    }
+
+    // The fill ("fill of N"), from the chosen point, with at most `points` evaluations: the DSPs
+    // the choice leaves under the budget buy nothing, and the neighbourhood search, drawing at
+    // random, may not have tried the steps that spend them (pb_mvt MEDIUM at 162 DSPs chose
+    // u16/u10 at 132 DSPs; u16/u16 fits; pb_3mm's G needed F's parallelism). The first of
+    // fill_candidates is evaluated and kept when the point fits and its interval drops; then
+    // again from the point kept (or from the same point, the candidate now evaluated), until
+    // no candidate is left or the points are spent.
+    void fill(int points) {
+        int current = choice();
+        std::set<size_t> raised, idle;  // nodes the fill raised; nodes whose raise gained nothing
+        for (int spent = 0; current >= 0 && spent < points && !full(); spent++) {
+            const int64_t interval = result_.points[current].interval;
+            std::vector<PointChoices> next = fill_candidates(current, raised, idle);
+            if (next.empty() || !add(next[0], "fill of " + std::to_string(current))) return;
+            const EvaluatedPoint &p = result_.points.back();
+            std::vector<size_t> up, down;
+            for (size_t i = 0; i < next[0].size(); i++) {
+                const int64_t was = total_unroll(space_.nodes[i], result_.points[current].choices[i]);
+                const int64_t now = total_unroll(space_.nodes[i], next[0][i]);
+                if (now > was) up.push_back(i);
+                if (now < was) down.push_back(i);
+            }
+            if (p.ok && p.fits && p.interval < interval) {
+                current = static_cast<int>(result_.points.size() - 1);
+                raised.insert(up.begin(), up.end());
+            } else {
+                idle.insert(up.begin(), up.end());  // not on the critical path, or its trade costs more
+            }
+        }
     }
 
     // The trim of the fastest point over the budget, when it is faster than the choice: every

@@ -40,7 +40,7 @@ struct SearchOptions {
 struct EvaluatedPoint {
     PointChoices choices;
     /// How the search reached it: "naive", "balanced", "jam", "mix", "hwc",
-    /// "hwc balanced", "hwc jam", "neighbour of 3", "trim of 7".
+    /// "hwc balanced", "hwc jam", "neighbour of 3", "fill of 5", "trim of 7".
     std::string origin;
     bool ok = false;      ///< compiled; `error` says why not
     std::string error;
@@ -86,8 +86,12 @@ struct SearchResult {
 /// unroll step up), or a random neighbour (one node one unroll or jam step up or down, or its
 /// order flipped between "default" and "reduction outside", never into or out of "hwc"; never
 /// beyond kMaxUnroll in all), is evaluated; until options.max_points - trim_reserve(options)
-/// points or no frontier point has unevaluated neighbours; (6) the trim ("trim of N"), with
-/// the reserved points: from the point the choice takes, repeatedly the step predicted to save
+/// points or no frontier point has unevaluated neighbours; (5b) the fill ("fill of N"), with at
+/// most half the reserved points: from the point the choice takes, the filters slowest first,
+/// each one's unroll then its jam one step up, the first step whose predicted DSPs (the
+/// filter's scaled by its parallelism) fit the budget is evaluated and kept when the point fits
+/// and its interval drops, then again from the point kept; (6) the trim ("trim of N"), with
+/// the rest of the reserved points: from the point the choice takes, repeatedly the step predicted to save
 /// the most DSPs -- one node's unroll or jam one step down, or, at unroll and jam 1, its
 /// pipelined loop's II raised (Choice::ii) -- among those whose filter's predicted latency stays
 /// within the choice's interval limit (the parallelism of a filter far below the interval

@@ -93,6 +93,11 @@ struct DesignSpace {
         std::vector<std::string> writer_vars, reader_vars;
     };
     std::vector<Link> links;
+    /// The program's top function is sequential (its dataflow directive off) and at least two
+    /// nodes have knobs: every point but the naive one inlines the nodes' filters into it, so the
+    /// HLS tool shares the operators of filters that do not run at the same time (docs/qor.md;
+    /// pb_mvt's two products at u25: 128 DSP inlined, 253 as two functions).
+    bool inline_nodes = false;
 };
 
 
@@ -148,7 +153,9 @@ constexpr int64_t kMaxUnroll = 64;
 /// outside", which moves the block loop of c outside y; when the helper's update reads inputs
 /// in external memory indexed by c that no other stage reads (jam_copy_inputs), the block loop
 /// goes outside the reductions instead ([ci, x, reductions..., co, rest...]) and each of those
-/// inputs is copied per block and row (`in` at the helper's block loop). Pure.
+/// inputs is copied per block and row (`in` at the helper's block loop). inline_nodes is set
+/// when the program's dataflow directive turns its top off and two or more nodes have knobs.
+/// Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
@@ -162,7 +169,9 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// all-zero point is the empty schedule (the default design). A jam factor J > 1 adds, after
 /// the order's transforms, the split of the jam loop by J, the reorder `jam_order` and the
 /// complete HLS unroll of the inner loop (an output-channel jam: also the helper's reorders and
-/// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). Pure.
+/// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). With
+/// DesignSpace::inline_nodes, every node's filter gets an `inline` directive (not at the
+/// all-zero point). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
 /// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1 sm:default/u1/ii32";

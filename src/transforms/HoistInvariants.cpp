@@ -218,6 +218,12 @@ private:
 
 }  // namespace
 
+std::map<std::string, std::set<std::string>> flattened_nest_outer_loops(const Filter &filter) {
+    FlattenedNests nests(filter.directives);
+    filter.body.accept(&nests);
+    return nests.outer;
+}
+
 PassResult hoist_invariants(FilterGraph &graph) {
     PassResult result;
     for (Filter &f : graph.filters) {

@@ -3,6 +3,10 @@
 
 #include "transforms/Pass.h"
 
+#include <map>
+#include <set>
+#include <string>
+
 namespace flowhls {
 
 /// Contract: for every loop, innermost first, moves each LetStmt found directly in the loop
@@ -19,5 +23,10 @@ namespace flowhls {
 /// unless they depend on none of the nest's loops and so leave the whole nest: between two of
 /// its loops they would stop the flattening (docs/qor.md).
 PassResult hoist_invariants(FilterGraph &graph);
+
+/// The loops of `filter` inside a perfect nest the HLS tool flattens into one pipeline (the
+/// rule above), each with the loops around it in that nest (names used by several loops get the
+/// union). Pure.
+std::map<std::string, std::set<std::string>> flattened_nest_outer_loops(const Filter &filter);
 
 }  // namespace flowhls

@@ -1,5 +1,6 @@
 // scalar_replacement: accumulators in loops kept in one-element locals.
 #include "transforms/ScalarReplacement.h"
+#include "transforms/HoistInvariants.h"
 #include "support/Names.h"
 #include "ir/ConditionalVisitor.h"
 #include "ir/IRQueries.h"
@@ -98,13 +99,25 @@ private:
 
 class Replace : public IRMutator {
 public:
-    Replace(Filter &filter, std::set<std::string> &names) : filter(filter), names(names) {}
+    Replace(Filter &filter, std::set<std::string> &names)
+        : filter(filter), names(names), nests(flattened_nest_outer_loops(filter)) {}
     bool changed = false;
 
 private:
     Filter &filter;
     std::set<std::string> &names;
+    // Loops of perfect nests the HLS tool flattens, with the loops around them in the nest.
+    std::map<std::string, std::set<std::string>> nests;
     using IRMutator::visit;
+
+    // Whether a buffer the loop `loop` only reads at `index` stays read in it: in a flattened
+    // nest, unless the index depends on none of the nest's loops, the load taken out of `loop`
+    // would stand between two loops of the nest and stop the flattening (hoist-invariants' rule;
+    // the pipeline reads it every iteration at no cost in II).
+    bool keeps_load(const std::string &loop, const Expr &index) const {
+        auto it = nests.find(loop);
+        return it != nests.end() && uses_any(index, it->second);
+    }
 
     // One-element locals are scalars already.
     bool is_scalar(const std::string &name) const {
@@ -128,13 +141,19 @@ private:
         f->body.accept(&acc);
         Stmt body = f->body;
         std::vector<Stmt> before, after;
+        // A loop that accumulates (stores at an index invariant in it) runs at the adder's
+        // recurrence whether flattened or not: its loads are taken out as before.
+        bool accumulates = false;
+        for (const auto &kv : acc.buffers) {
+            for (const Expr &i : kv.second.indices) accumulates |= kv.second.stored && !uses_any(i, acc.bound);
+        }
         for (const auto &kv : acc.buffers) {
             const Access &a = kv.second;
             if (a.type.lanes() > 1 || a.indices.size() < 2 || !a.unconditional || acc.bound.count(kv.first) || is_scalar(kv.first)) continue;
             const Expr &index = a.indices[0];
             bool same = true;
             for (const Expr &i : a.indices) same &= equal(i, index);
-            if (!same || uses_any(index, acc.bound)) continue;
+            if (!same || uses_any(index, acc.bound) || (!a.stored && !accumulates && keeps_load(f->name, index))) continue;
             std::string local = fresh(kv.first);
             filter.locals.push_back(LocalBuffer{local, a.type, 1});
             body = Redirect(kv.first, local).mutate(body);

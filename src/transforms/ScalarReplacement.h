@@ -11,7 +11,12 @@ namespace flowhls {
 /// executed in every iteration: adds a one-element local buffer, loads it from the buffer
 /// before the loop (if the loop reads it), replaces the accesses in the loop by accesses to
 /// the local, and stores it back after the loop (if the loop writes it). The
-/// trivial-buffers pass then turns the local into a scalar variable.
+/// trivial-buffers pass then turns the local into a scalar variable. A buffer the loop only
+/// reads is left alone when the loop is in a perfect nest the HLS tool flattens
+/// (flattened_nest_outer_loops), the index uses one of the nest's loops around it and the loop
+/// stores nothing at an index invariant in it (no accumulation, whose recurrence sets the II
+/// flattened or not): the load moved out would stop the flattening (pb_gesummv's x[j], read by
+/// both sums of a row).
 PassResult scalar_replacement(FilterGraph &graph);
 
 }  // namespace flowhls
