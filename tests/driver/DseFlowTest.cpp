@@ -71,8 +71,9 @@ TEST(DseFlow, PbGemmDesignPassesCsim) {
 // points unroll and jam (a split of i in the schedule), are faster than the best point without
 // the jam knob (pb_gemm 384,830 cycles, pb_2mm 653,270; estimates) and pass C simulation
 // against the Halide JIT. Measured: pb_gemm 266,231 cycles at 322 DSP, pb_2mm 318,952 at 780.
-void expect_jammed_design_passes_csim(const std::string &kernel, int64_t dsp, int64_t before) {
-    test::TempDir dir;
+// Compiles PolyBench `kernel` MEDIUM on the xcu280 at 300 MHz with `--dse --budget dsp=DSP
+// --csim` into dir/k; checks the command succeeds and the C simulation passes.
+void compile_medium_dse_csim(const std::string &kernel, int64_t dsp, const test::TempDir &dir) {
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile --example " + kernel + " --size medium --device xcu280 --clock 300 --dse " +
                                     "--budget dsp=" + std::to_string(dsp) + " --csim -o " + (dir / "k"),
@@ -80,9 +81,14 @@ void expect_jammed_design_passes_csim(const std::string &kernel, int64_t dsp, in
               0)
         << out;
     EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+}
+
+void expect_jammed_design_passes_csim(const std::string &kernel, int64_t dsp, int64_t before) {
+    test::TempDir dir;
+    ASSERT_NO_FATAL_FAILURE(compile_medium_dse_csim(kernel, dsp, dir));
     EXPECT_NE(test::read_file(dir / "k/schedule.json").find("\"split\""), std::string::npos);
     nlohmann::json r = report(dir / "k");
-    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), before) << out;
+    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), before);
     EXPECT_LE(r["dse"]["dsp"].get<int64_t>(), dsp);
 }
 
@@ -98,18 +104,12 @@ TEST(DseFlow, Pb2mmMediumJammedDesignPassesCsim) { expect_jammed_design_passes_c
 // passes C simulation against the Halide JIT.
 TEST(DseFlow, PbGesummvMediumRowLoopComputesBothSumsAndPassesCsim) {
     test::TempDir dir;
-    std::string out;
-    ASSERT_EQ(test::run_flowhls("compile --example pb_gesummv --size medium --device xcu280 --clock 300 --dse "
-                                "--budget dsp=181 --csim -o " + (dir / "k"),
-                                &out),
-              0)
-        << out;
-    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    ASSERT_NO_FATAL_FAILURE(compile_medium_dse_csim("pb_gesummv", 181, dir));
     EXPECT_NE(test::read_file(dir / "k/schedule.json").find(R"({"reorder":["r","i","r$y"],"stage":1})"),
               std::string::npos)
         << test::read_file(dir / "k/schedule.json");
     nlohmann::json r = report(dir / "k");
-    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 24553) << out;  // measured: 12,631 at 93 DSP (u5)
+    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 24553);  // measured: 12,631 at 93 DSP (u5)
     EXPECT_LE(r["dse"]["dsp"].get<int64_t>(), 181);
 }
 
@@ -119,13 +119,7 @@ TEST(DseFlow, PbGesummvMediumRowLoopComputesBothSumsAndPassesCsim) {
 // simulation against the Halide JIT.
 TEST(DseFlow, Pb3mmMediumInlinedDesignPassesCsim) {
     test::TempDir dir;
-    std::string out;
-    ASSERT_EQ(test::run_flowhls("compile --example pb_3mm --size medium --device xcu280 --clock 300 --dse "
-                                "--budget dsp=623 --csim -o " + (dir / "k"),
-                                &out),
-              0)
-        << out;
-    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    ASSERT_NO_FATAL_FAILURE(compile_medium_dse_csim("pb_3mm", 623, dir));
     std::string schedule = test::read_file(dir / "k/schedule.json");
     for (const char *f : {"\"E\"", "\"F\"", "\"G\""}) {
         size_t at = schedule.find(f);
@@ -133,7 +127,7 @@ TEST(DseFlow, Pb3mmMediumInlinedDesignPassesCsim) {
         EXPECT_NE(schedule.find("\"inline\": true", at), std::string::npos) << schedule;
     }
     nlohmann::json r = report(dir / "k");
-    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 391542) << out;
+    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 391542);
     EXPECT_LE(r["dse"]["dsp"].get<int64_t>(), 623);
 }
 
