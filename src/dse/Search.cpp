@@ -15,6 +15,13 @@ namespace flowhls::dse {
 
 namespace {
 
+// The fill's limit on a filter's copies (unroll x jam; each factor still at most kMaxUnroll):
+// infer-partitions banks rows of a flattened array read by up to kMaxUnroll copies with a
+// cyclic factor up to twice that (kMaxRowBanks), so pb_2mm's `u2/j60` gets 122 banks at II 1.
+// Only the fill goes beyond kMaxUnroll: it keeps a point only when its estimated interval
+// drops, so a point whose partitions do not follow (its II rises) is not kept.
+constexpr int64_t kMaxFillUnroll = 2 * kMaxUnroll;
+
 // Whether operator `op` takes DSPs on the parts' tables (devices/*.json): the float and
 // double arithmetic and the integer multipliers, not the index adders or comparisons.
 bool takes_dsps(const std::string &op) {
@@ -582,7 +589,7 @@ private:
     }
 
     // The unroll x jam combinations of node `i` in its order at `c` with a parallelism in
-    // (lo, hi] (at most kMaxUnroll), the II dropped: by parallelism, `ascending` or not, ties to
+    // (lo, hi] (at most kMaxFillUnroll; callers other than the fill pass hi <= kMaxUnroll), the II dropped: by parallelism, `ascending` or not, ties to
     // the deeper jam.
     std::vector<Choice> combinations(size_t i, const Choice &c, int64_t lo, int64_t hi, bool ascending) const {
         const NodeKnobs &n = space_.nodes[i];
@@ -592,7 +599,7 @@ private:
             for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
                 Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0};
                 int64_t p = total_unroll(n, t);
-                if (p > lo && p <= std::min(hi, kMaxUnroll)) out.push_back(t);
+                if (p > lo && p <= std::min(hi, kMaxFillUnroll)) out.push_back(t);
             }
         }
         std::stable_sort(out.begin(), out.end(), [&](const Choice &x, const Choice &y) {
@@ -625,7 +632,7 @@ private:
         for (size_t i : nodes) {
             if (at[i].ii > 0 || idle.count(i)) continue;
             const int64_t p = total_unroll(space_.nodes[i], at[i]);
-            std::vector<Choice> up = combinations(i, at[i], p, kMaxUnroll, true);
+            std::vector<Choice> up = combinations(i, at[i], p, kMaxFillUnroll, true);
             for (const Choice &c : up) {
                 PointChoices next = at;
                 next[i] = c;

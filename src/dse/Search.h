@@ -88,9 +88,10 @@ struct SearchResult {
 /// beyond kMaxUnroll in all), is evaluated; until options.max_points - trim_reserve(options)
 /// points or no frontier point has unevaluated neighbours; (5b) the fill ("fill of N"), with at
 /// most half the reserved points: from the point the choice takes, the filters slowest first,
-/// each one's unroll then its jam one step up, the first step whose predicted DSPs (the
-/// filter's scaled by its parallelism) fit the budget is evaluated and kept when the point fits
-/// and its interval drops, then again from the point kept; (6) the trim ("trim of N"), with
+/// each one's next parallelism up (unroll x jam, each factor at most kMaxUnroll, the product at
+/// most 2 x kMaxUnroll: infer-partitions' row banks), the first step whose predicted DSPs (the
+/// filter's scaled by its parallelism, or traded against another filter's) fit the budget is
+/// evaluated and kept when the point fits and its interval drops, then again from the point kept; (6) the trim ("trim of N"), with
 /// the rest of the reserved points: from the point the choice takes, repeatedly the step predicted to save
 /// the most DSPs -- one node's unroll or jam one step down, or, at unroll and jam 1, its
 /// pipelined loop's II raised (Choice::ii) -- among those whose filter's predicted latency stays

@@ -159,7 +159,8 @@ constexpr int64_t kMaxUnroll = 64;
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
-/// factor times the jam factor (at most kMaxUnroll at every point the search evaluates).
+/// factor times the jam factor (at most kMaxUnroll at every point the search evaluates but the
+/// fill's, at most twice that: Search.cpp, kMaxFillUnroll).
 int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 
 /// Contract: the schedule of point `choices` of `space` (one Choice per node, indices in

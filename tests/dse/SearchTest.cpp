@@ -565,17 +565,25 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
     o.max_points = 60;
     SearchResult r = explore(s, count, o);
     EXPECT_EQ(evaluated, static_cast<int>(r.points.size()));
-    bool jammed = false;
+    bool jammed = false, filled = false;
     for (const EvaluatedPoint &p : r.points) {
+        // The fill (step 7) may go to twice the limit (infer-partitions' row banks), no other step.
+        const bool fill = p.origin.rfind("fill of ", 0) == 0;
+        filled = filled || fill;
         for (size_t i = 0; i < s.nodes.size(); i++) {
-            EXPECT_LE(total_unroll(s.nodes[i], p.choices[i]), kMaxUnroll) << point_text(s, p.choices);
+            EXPECT_LE(total_unroll(s.nodes[i], p.choices[i]), fill ? 2 * kMaxUnroll : kMaxUnroll)
+                << p.origin << ": " << point_text(s, p.choices);
             jammed = jammed || p.choices[i].jam > 0;
         }
     }
     EXPECT_TRUE(jammed) << pareto_csv(s, r);
+    EXPECT_TRUE(filled) << pareto_csv(s, r);
     ASSERT_GE(r.chosen, 0);
-    // The most copies within the limit: 55 (11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x 5^2).
-    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 55);
+    // The most copies within the limit is 55 (11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x
+    // 5^2); from there the fill's 4 points (half the reserve of 8) step to the next products, 80,
+    // 88, 100 and 110 (55 x 2), all within the toy's 1000 DSPs: the choice has 110 copies (was
+    // 55 before the fill went beyond kMaxUnroll).
+    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 110);
 }
 
 // The default order of a toy filter `key` of the search tests: its loop x unrolled by 1, 2, 4, 8.
