@@ -589,8 +589,8 @@ private:
     }
 
     // The unroll x jam combinations of node `i` in its order at `c` with a parallelism in
-    // (lo, hi] (at most kMaxFillUnroll; callers other than the fill pass hi <= kMaxUnroll), the II dropped: by parallelism, `ascending` or not, ties to
-    // the deeper jam.
+    // (lo, hi] (at most kMaxFillUnroll; callers other than the fill pass hi <= kMaxUnroll), the
+    // II dropped: by parallelism, `ascending` or not, ties to the deeper jam.
     std::vector<Choice> combinations(size_t i, const Choice &c, int64_t lo, int64_t hi, bool ascending) const {
         const NodeKnobs &n = space_.nodes[i];
         const OrderOption &o = n.orders[c.order];
@@ -672,12 +672,10 @@ private:
             std::vector<PointChoices> next = fill_candidates(current, raised, idle);
             if (next.empty() || !add(next[0], "fill of " + std::to_string(current))) return;
             const EvaluatedPoint &p = result_.points.back();
-            std::vector<size_t> up, down;
+            std::vector<size_t> up;  // the nodes this candidate raised
             for (size_t i = 0; i < next[0].size(); i++) {
                 const int64_t was = total_unroll(space_.nodes[i], result_.points[current].choices[i]);
-                const int64_t now = total_unroll(space_.nodes[i], next[0][i]);
-                if (now > was) up.push_back(i);
-                if (now < was) down.push_back(i);
+                if (total_unroll(space_.nodes[i], next[0][i]) > was) up.push_back(i);
             }
             if (p.ok && p.fits && p.interval < interval) {
                 current = static_cast<int>(result_.points.size() - 1);
