@@ -310,6 +310,82 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
     }
 }
 
+// The shape of `func` when the program writes it as an output (empty: not an output).
+std::vector<int> output_shape(const HalideProgram &program, const std::string &func) {
+    for (const ProgramOutput &out : program.outputs) {
+        if (halide_base_name(out.func.name()) == func) return out.shape;
+    }
+    return {};
+}
+
+// The reduction jam of node `n` (OrderOption::reduction_jam), when its only order is the
+// default one of an update without a pure loop, the program's output `f`, whose two innermost
+// loops r0, r1 are reduction loops that both index its left-hand side: the default order's
+// pipelined loop becomes r1, its jam r0.
+void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Function &f,
+                       const std::vector<GraphLoop> &loops) {
+    if (n.orders.size() != 1 || !n.orders[0].jams.empty() || f.updates().empty()) return;
+    OrderOption &o = n.orders[0];
+    const std::string base = halide_base_name(f.name());
+    const int stage = static_cast<int>(f.updates().size());
+    std::vector<Dim> all = stage_dims(f, stage), dims = loop_dims(f, base, stage, loops);
+    std::vector<int> shape = output_shape(program, base);
+    const std::vector<Halide::Expr> &lhs = f.updates().back().args();
+    if (dims.size() < 2 || !dims[0].is_rvar() || !dims[1].is_rvar() || shape.size() != lhs.size()) return;
+    auto uses = [&](const std::string &var) {
+        return std::any_of(lhs.begin(), lhs.end(), [&](const Halide::Expr &e) { return Halide::Internal::expr_uses_var(e, var); });
+    };
+    if (!uses(dims[0].var) || !uses(dims[1].var)) return;
+    std::vector<OrderOption::Partition> parts;
+    bool cyclic = false;
+    for (size_t d = 0; d < lhs.size(); d++) {
+        const auto *v = lhs[d].as<Halide::Internal::Variable>();
+        auto unrolled = std::find_if(all.begin(), all.end(), [&](const Dim &x) {
+            return v && !x.is_rvar() && x.var == v->name && x.for_type == Halide::Internal::ForType::Unrolled;
+        });
+        if (Halide::Internal::expr_uses_var(lhs[d], dims[0].var)) {
+            parts.push_back({static_cast<int>(d), shape[d], false});
+            cyclic = true;
+        } else if (unrolled != all.end()) {
+            parts.push_back({static_cast<int>(d), shape[d], true});
+        }
+    }
+    std::vector<std::string> names = reordered(all, nullptr);
+    const std::string r0 = loop_var(dims[0].var), r1 = loop_var(dims[1].var);
+    auto i0 = std::find(names.begin(), names.end(), r0), i1 = std::find(names.begin(), names.end(), r1);
+    const int64_t trip = trip_of(loops, base, stage, dims[0].var);
+    if (!cyclic || i1 < i0 || has_loop(f, r0 + "o") || has_loop(f, r0 + "i") || trip < 2) return;
+    o.reduction_jam = true;
+    o.jam_key = n.key;
+    o.jam_stage = stage;
+    o.jam_loop = r0;
+    o.jam_outer = r0 + "o";
+    o.jam_inner = r0 + "i";
+    // [r0i, the loops inside r0 (unrolled by the program), the loops up to r1, r0o, the rest].
+    o.jam_order = {o.jam_inner};
+    o.jam_order.insert(o.jam_order.end(), names.begin(), i0);
+    o.jam_order.insert(o.jam_order.end(), i0 + 1, i1 + 1);
+    o.jam_order.push_back(o.jam_outer);
+    o.jam_order.insert(o.jam_order.end(), i1 + 1, names.end());
+    o.jams = {1};
+    for (int64_t d = 2; d <= std::min<int64_t>(trip, 2 * kMaxUnroll); d++) {
+        if (trip % d == 0) o.jams.push_back(d);
+    }
+    o.jam_partitions = parts;
+    o.unroll_loop = r1;
+    o.factors = {1};
+    // A constant initialization whose innermost loop indexes the cyclic dimension.
+    std::vector<Dim> init = stage_dims(f, 0);
+    bool constant = std::all_of(f.definition().values().begin(), f.definition().values().end(),
+                                [](const Halide::Expr &v) { return Halide::Internal::is_const(v); });
+    for (const OrderOption::Partition &p : parts) {
+        if (constant && !p.complete && !init.empty() && static_cast<size_t>(p.dim) < f.args().size() &&
+            init[0].var == f.args()[p.dim]) {
+            o.jam_init_unroll = loop_var(init[0].var);
+        }
+    }
+}
+
 // The output-channel jam of order `o` of the filter Func `f` (key `key`, one pure stage)
 // whose accumulation is the helper `acc` (key `acc_key`, update stage `acc_stage`) computed at
 // f's loop `at`: the nearest loop of f outside `at` (a Conv's `co`), when the helper's stage
@@ -533,6 +609,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         for (OrderOption &o : n.orders) {
             if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
         }
+        if (fit != funcs.end()) add_reduction_jam(n, program, fit->second, loops);
         add_hwc_order(n, program, funcs, loops, offchip);
         bool some = false;
         for (const OrderOption &o : n.orders) {
@@ -606,6 +683,40 @@ LoopTransform jam_stage_split(const OrderOption &o, const std::string &loop, con
     return split;
 }
 
+// The smallest divisor of `extent` that is at least `jam` (`extent` when none is smaller).
+int64_t bank_factor(int64_t extent, int64_t jam) {
+    for (int64_t f = std::max<int64_t>(jam, 1); f < extent; f++) {
+        if (extent % f == 0) return f;
+    }
+    return extent;
+}
+
+// A reduction jam's partitions of its Func and the unroll of its initialization at jam factor
+// `jam` (OrderOption::jam_partitions, ::jam_init_unroll).
+void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t jam, const std::string &origin) {
+    int64_t cyclic = 0;
+    for (const OrderOption::Partition &p : o.jam_partitions) {
+        Directive d;
+        d.kind = Directive::Kind::Partition;
+        d.target = o.jam_key;
+        d.dim = p.dim;
+        int64_t f = p.complete ? p.extent : bank_factor(p.extent, jam);
+        d.partition = f >= p.extent ? PartitionKind::Complete : PartitionKind::Cyclic;
+        d.value = f >= p.extent ? 0 : f;
+        d.origin = origin;
+        s.add(d);
+        if (!p.complete) cyclic = f;
+    }
+    if (o.jam_init_unroll.empty() || cyclic < 2) return;
+    Directive u;
+    u.kind = Directive::Kind::Unroll;
+    u.target = o.jam_key;
+    u.loop = o.jam_init_unroll;
+    u.value = cyclic;
+    u.origin = origin;
+    s.add(u);
+}
+
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
 void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor) {
@@ -647,6 +758,10 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     d.value = 0;  // completely
     d.origin = split.origin;
     s.add(d);
+    if (o.reduction_jam) {
+        add_reduction_jam_partitions(s, o, o.jams.at(jam), split.origin);
+        return;
+    }
     if (o.jam_helper_key.empty()) {
         // A jam inside the helper ("hwc"): its copies at the helper's own block loop.
         // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):

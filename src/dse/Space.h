@@ -69,6 +69,30 @@ struct OrderOption {
     /// (window-buffers). Its name is "hwc"; the search never flips a node into or out of it
     /// alone (the layout pays along a whole chain).
     bool hwc = false;
+    /// The jam of a reduction loop (an update without a pure loop, whose left-hand side
+    /// indexes by both of its innermost reduction loops: pb_bicg's `sq`, s[j] over the rows and
+    /// q[i] over the columns): `jam_loop` is the innermost reduction loop r0 (split into
+    /// `jam_outer`, `jam_inner`), and `jam_order` puts the next reduction loop r1 inside the
+    /// block loop, so r1 is pipelined (`unroll_loop`, factors {1}) and each of its iterations
+    /// runs J iterations of r0 (the point loop, unrolled completely): the sum over r0 takes J
+    /// terms per iteration without a recurrence across them (its element changes with r1),
+    /// the sum over r1 one term per element per iteration. Each sum keeps its order. Jams go
+    /// up to the fill's limit (twice kMaxUnroll; the other steps stop at kMaxUnroll).
+    bool reduction_jam = false;
+    /// With a reduction jam J: partitions of `jam_key`'s Func, per dimension of `extent`,
+    /// cyclic by the smallest divisor of the extent that is at least J (the dimension the
+    /// point loop indexes), or complete (a dimension indexed by a pure loop the program unrolls:
+    /// pb_bicg's s/q channel), so that the J elements and the other sum's element are in
+    /// distinct banks; infer-partitions, on the flattened array, proves no such partition.
+    struct Partition {
+        int dim = 0;
+        int64_t extent = 0;
+        bool complete = false;
+    };
+    std::vector<Partition> jam_partitions;
+    /// With a reduction jam J: the constant initialization's innermost loop, indexing the
+    /// cyclic dimension, HLS-unrolled by that cyclic factor (empty: none).
+    std::string jam_init_unroll;
 };
 
 /// The knobs of one filter.

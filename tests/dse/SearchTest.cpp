@@ -219,6 +219,65 @@ TEST(SpaceJam, GemmSplitUnrollComputesAlphaAOncePerRow) {
     EXPECT_EQ(e.total.dsp, 291);
 }
 
+// pb_bicg's sq (s[j] over the rows, q[i] over the columns, one update without a pure loop)
+// offers the reduction jam: j split by J, the row loop k$y pipelined inside the block loop,
+// the J columns unrolled completely; sq banked cyclic by the smallest divisor of its 410
+// columns that is at least J, and completely on s/q; the zero initialization unrolled by the
+// same factor. Jams go to 128 (the fill's limit); the pipelined loop takes no unroll. atax's
+// y (whose left-hand side does not index by its row loop) gets none.
+TEST(SpaceJam, BicgOffersTheReductionJam) {
+    HalideProgram program = build_example("pb_bicg", "", "medium");
+    DesignSpace s = space_of(program);
+    const NodeKnobs *sq = node(s, "sq");
+    ASSERT_NE(sq, nullptr);
+    ASSERT_EQ(sq->orders.size(), 1u);
+    const OrderOption &o = sq->orders[0];
+    EXPECT_TRUE(o.reduction_jam);
+    EXPECT_EQ(o.unroll_loop, "k$y");
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
+    EXPECT_EQ(o.jam_loop, "k");
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"ki", "c", "k$y", "ko"}));
+    // Divisors of 390 up to 128.
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 3, 5, 6, 10, 13, 15, 26, 30, 39, 65, 78}));
+    EXPECT_EQ(o.jam_init_unroll, "x");
+    PointChoices p(s.nodes.size());
+    size_t n = sq - s.nodes.data();
+    p[n].jam = 10;  // 39
+    EXPECT_EQ(point_text(s, p), "sq:default/u1/j39");
+    EXPECT_EQ(write_schedule_json(point_schedule(s, p)),
+              "{\n"
+              "  \"sq\": {\n"
+              "    \"partition\": [\n"
+              "      {\"dim\":0,\"factor\":41,\"type\":\"cyclic\"},\n"
+              "      {\"dim\":1,\"type\":\"complete\"}\n"
+              "    ],\n"
+              "    \"schedule\": [\n"
+              "      {\"split\":{\"factor\":39,\"inner\":\"ki\",\"loop\":\"k\",\"outer\":\"ko\"},\"stage\":1},\n"
+              "      {\"reorder\":[\"ki\",\"c\",\"k$y\",\"ko\"],\"stage\":1}\n"
+              "    ],\n"
+              "    \"unroll\": [\n"
+              "      {\"factor\":0,\"loop\":\"ki\"},\n"
+              "      {\"factor\":41,\"loop\":\"x\"}\n"
+              "    ]\n"
+              "  }\n"
+              "}\n");
+    HlsSchedule schedule = point_schedule(s, p);
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
+    // Estimates (xcu280, 300 MHz): the J columns' terms in one iteration of the row loop, at
+    // the recurrence of s[j] through sq's port (II 8), against 296,843 cycles naive.
+    CompileOptions options;
+    options.device = "xcu280";
+    options.clock_mhz = 300;
+    HalideProgram point = program;
+    point.directives.append(schedule);
+    DesignEstimate e = estimate_program(point, options);
+    EXPECT_LT(e.interval, 40000);
+    DesignSpace atax = space_of(build_example("pb_atax", "", "medium"));
+    const NodeKnobs *y = node(atax, "y");
+    ASSERT_NE(y, nullptr);
+    for (const OrderOption &a : y->orders) EXPECT_FALSE(a.reduction_jam) << a.name;
+}
+
 // In "reduction outside" the jam loop is the pure loop outside the moved one (pb_2mm's tmp:
 // j inside k, i jammed); its reorder follows the order's.
 TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
