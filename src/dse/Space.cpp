@@ -683,6 +683,17 @@ LoopTransform jam_stage_split(const OrderOption &o, const std::string &loop, con
     return split;
 }
 
+// An HLS unroll of loop `loop` of `target` by `factor` (0: completely).
+Directive unroll_of(const std::string &target, const std::string &loop, int64_t factor, const std::string &origin) {
+    Directive d;
+    d.kind = Directive::Kind::Unroll;
+    d.target = target;
+    d.loop = loop;
+    d.value = factor;
+    d.origin = origin;
+    return d;
+}
+
 // The smallest divisor of `extent` that is at least `jam` (`extent` when none is smaller).
 int64_t bank_factor(int64_t extent, int64_t jam) {
     for (int64_t f = std::max<int64_t>(jam, 1); f < extent; f++) {
@@ -707,14 +718,7 @@ void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t 
         s.add(d);
         if (!p.complete) cyclic = f;
     }
-    if (o.jam_init_unroll.empty() || cyclic < 2) return;
-    Directive u;
-    u.kind = Directive::Kind::Unroll;
-    u.target = o.jam_key;
-    u.loop = o.jam_init_unroll;
-    u.value = cyclic;
-    u.origin = origin;
-    s.add(u);
+    if (!o.jam_init_unroll.empty() && cyclic > 1) s.add(unroll_of(o.jam_key, o.jam_init_unroll, cyclic, origin));
 }
 
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
@@ -727,13 +731,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         s.add(unroll_split);
         std::replace(order_loops.begin(), order_loops.end(), o.unroll_loop, o.unroll_outer);
         order_loops.insert(order_loops.begin(), o.unroll_inner);
-        Directive inner;
-        inner.kind = Directive::Kind::Unroll;
-        inner.target = o.jam_key;
-        inner.loop = o.unroll_inner;
-        inner.value = 0;  // completely
-        inner.origin = unroll_split.origin;
-        s.add(inner);
+        s.add(unroll_of(o.jam_key, o.unroll_inner, 0, unroll_split.origin));
     }
     LoopTransform split = jam_stage_split(o, o.jam_loop, o.jam_outer, o.jam_inner, o.jams.at(jam));
     s.add(split);
@@ -751,12 +749,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         order.loops = o.jam_init_order;
         s.add(order);
     }
-    Directive d;
-    d.kind = Directive::Kind::Unroll;
-    d.target = o.jam_key;
-    d.loop = o.jam_inner;
-    d.value = 0;  // completely
-    d.origin = split.origin;
+    Directive d = unroll_of(o.jam_key, o.jam_inner, 0, split.origin);  // completely
     s.add(d);
     if (o.reduction_jam) {
         add_reduction_jam_partitions(s, o, o.jams.at(jam), split.origin);
@@ -823,15 +816,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             s.add(d);
         }
         if (factor <= 1) continue;
-        for (const std::string &key : o.unroll_keys) {
-            Directive d;
-            d.kind = Directive::Kind::Unroll;
-            d.target = key;
-            d.loop = o.unroll_loop;
-            d.value = factor;
-            d.origin = "dse: " + key;
-            s.add(d);
-        }
+        for (const std::string &key : o.unroll_keys) s.add(unroll_of(key, o.unroll_loop, factor, "dse: " + key));
     }
     return s;
 }
