@@ -318,10 +318,20 @@ std::vector<int> output_shape(const HalideProgram &program, const std::string &f
     return {};
 }
 
+// 1, then the divisors of `trip` in (1, 2 kMaxUnroll] (the fill's limit).
+std::vector<int64_t> fill_factors(int64_t trip) {
+    std::vector<int64_t> f = {1};
+    for (int64_t d = 2; d <= std::min<int64_t>(trip, 2 * kMaxUnroll); d++) {
+        if (trip % d == 0) f.push_back(d);
+    }
+    return f;
+}
+
 // The reduction jam of node `n` (OrderOption::reduction_jam), when its only order is the
 // default one of an update without a pure loop, the program's output `f`, whose two innermost
-// loops r0, r1 are reduction loops that both index its left-hand side: the default order's
-// pipelined loop becomes r1, its jam r0.
+// loops r0, r1 are reduction loops that both index its left-hand side. The jam loop is the one
+// of r0, r1 whose trip has the larger divisor within the fill's limit (r1 on a tie), the
+// pipelined loop the other.
 void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Function &f,
                        const std::vector<GraphLoop> &loops) {
     if (n.orders.size() != 1 || !n.orders[0].jams.empty() || f.updates().empty()) return;
@@ -336,6 +346,14 @@ void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Functio
         return std::any_of(lhs.begin(), lhs.end(), [&](const Halide::Expr &e) { return Halide::Internal::expr_uses_var(e, var); });
     };
     if (!uses(dims[0].var) || !uses(dims[1].var)) return;
+    // The program's own partitions of the Func stay (ours would contradict them).
+    for (const Directive &d : program.directives.directives()) {
+        if (d.kind == Directive::Kind::Partition && (d.target == base || d.target == n.key)) return;
+    }
+    std::vector<int64_t> jams0 = fill_factors(trip_of(loops, base, stage, dims[0].var));
+    std::vector<int64_t> jams1 = fill_factors(trip_of(loops, base, stage, dims[1].var));
+    const size_t jd = jams1.back() >= jams0.back() ? 1 : 0;  // the jam loop's index in dims
+    const std::string jv = dims[jd].var;
     std::vector<OrderOption::Partition> parts;
     bool cyclic = false;
     for (size_t d = 0; d < lhs.size(); d++) {
@@ -343,7 +361,7 @@ void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Functio
         auto unrolled = std::find_if(all.begin(), all.end(), [&](const Dim &x) {
             return v && !x.is_rvar() && x.var == v->name && x.for_type == Halide::Internal::ForType::Unrolled;
         });
-        if (Halide::Internal::expr_uses_var(lhs[d], dims[0].var)) {
+        if (Halide::Internal::expr_uses_var(lhs[d], jv)) {
             parts.push_back({static_cast<int>(d), shape[d], false});
             cyclic = true;
         } else if (unrolled != all.end()) {
@@ -351,28 +369,31 @@ void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Functio
         }
     }
     std::vector<std::string> names = reordered(all, nullptr);
-    const std::string r0 = loop_var(dims[0].var), r1 = loop_var(dims[1].var);
+    const std::string r0 = loop_var(dims[0].var), r1 = loop_var(dims[1].var), j = loop_var(jv);
     auto i0 = std::find(names.begin(), names.end(), r0), i1 = std::find(names.begin(), names.end(), r1);
-    const int64_t trip = trip_of(loops, base, stage, dims[0].var);
-    if (!cyclic || i1 < i0 || has_loop(f, r0 + "o") || has_loop(f, r0 + "i") || trip < 2) return;
+    const std::vector<int64_t> &jams = jd == 1 ? jams1 : jams0;
+    if (!cyclic || i1 < i0 || has_loop(f, j + "o") || has_loop(f, j + "i") || jams.size() < 2) return;
     o.reduction_jam = true;
     o.jam_key = n.key;
     o.jam_stage = stage;
-    o.jam_loop = r0;
-    o.jam_outer = r0 + "o";
-    o.jam_inner = r0 + "i";
-    // [r0i, the loops inside r0 (unrolled by the program), the loops up to r1, r0o, the rest].
+    o.jam_loop = j;
+    o.jam_outer = j + "o";
+    o.jam_inner = j + "i";
     o.jam_order = {o.jam_inner};
-    o.jam_order.insert(o.jam_order.end(), names.begin(), i0);
-    o.jam_order.insert(o.jam_order.end(), i0 + 1, i1 + 1);
-    o.jam_order.push_back(o.jam_outer);
-    o.jam_order.insert(o.jam_order.end(), i1 + 1, names.end());
-    o.jams = {1};
-    for (int64_t d = 2; d <= std::min<int64_t>(trip, 2 * kMaxUnroll); d++) {
-        if (trip % d == 0) o.jams.push_back(d);
+    if (jd == 1) {
+        // [r1i, the loops up to r1 (r0 pipelined), r1o, the rest]: the program's order.
+        names[i1 - names.begin()] = o.jam_outer;
+        o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    } else {
+        // [r0i, the loops inside r0 (unrolled by the program), the loops up to r1, r0o, the rest].
+        o.jam_order.insert(o.jam_order.end(), names.begin(), i0);
+        o.jam_order.insert(o.jam_order.end(), i0 + 1, i1 + 1);
+        o.jam_order.push_back(o.jam_outer);
+        o.jam_order.insert(o.jam_order.end(), i1 + 1, names.end());
     }
+    o.jams = jams;
     o.jam_partitions = parts;
-    o.unroll_loop = r1;
+    o.unroll_loop = jd == 1 ? r0 : r1;
     o.factors = {1};
     // A constant initialization whose innermost loop indexes the cyclic dimension.
     std::vector<Dim> init = stage_dims(f, 0);

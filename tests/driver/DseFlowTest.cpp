@@ -118,19 +118,19 @@ TEST(DseFlow, PbGesummvMediumRowLoopComputesBothSumsAndPassesCsim) {
 
 // pb_bicg MEDIUM at HIDA's 116 DSPs: s[j] (over the rows) and q[i] (over the columns) are one
 // update without a pure loop, whose innermost loop j carried q[i]'s recurrence and had no knob
-// that paid (296,843 cycles at 5 DSP, estimates). The reduction jam splits j, moves the row
-// loop i inside the block loop and unrolls the block's J columns completely: J terms of q[i]
-// per pipelined iteration of i, one term of each of the J s[j], `sq` banked J-ways by column
-// and split between s and q. Each sum keeps its order. The chosen design passes C simulation
-// against the Halide JIT.
+// that paid (296,843 cycles at 5 DSP, estimates). The reduction jam splits the row loop i and
+// unrolls the block's J rows completely inside the pipelined column loop j: J terms of s[j]
+// per iteration (not carried: j changes), one term of each of the J q[i] (carried: II 8),
+// `sq` banked J-ways by row and split between s and q. Each sum keeps its order. The chosen
+// design passes C simulation against the Halide JIT.
 TEST(DseFlow, PbBicgMediumReductionJamPassesCsim) {
     test::TempDir dir;
     ASSERT_NO_FATAL_FAILURE(compile_medium_dse_csim("pb_bicg", 116, dir));
     std::string schedule = test::read_file(dir / "k/schedule.json");
     EXPECT_NE(schedule.find(R"("split":{"factor":)"), std::string::npos) << schedule;
-    EXPECT_NE(schedule.find(R"("reorder":["ki","c","k$y","ko"])"), std::string::npos) << schedule;
+    EXPECT_NE(schedule.find(R"("reorder":["k$yi","c","k","k$yo"])"), std::string::npos) << schedule;
     nlohmann::json r = report(dir / "k");
-    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 20000);  // measured: see docs/dse.md
+    EXPECT_LT(r["dse"]["interval"].get<int64_t>(), 17000);  // measured: see docs/dse.md
     EXPECT_LE(r["dse"]["dsp"].get<int64_t>(), 116);
 }
 
