@@ -5,6 +5,7 @@
 #include "dse/Pareto.h"
 #include "dse/Search.h"
 #include "dse/Space.h"
+#include "dse/Trim.h"
 #include "driver/CompileGraph.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
@@ -276,6 +277,27 @@ TEST(SpaceJam, BicgOffersTheReductionJam) {
     const NodeKnobs *y = node(atax, "y");
     ASSERT_NE(y, nullptr);
     for (const OrderOption &a : y->orders) EXPECT_FALSE(a.reduction_jam) << a.name;
+}
+
+// The trim reshapes a reduction jam only into a jammed point (its pipelined loop takes no
+// unroll, and an II is a pipeline directive on that loop), from a jammed point or not.
+TEST(SpaceJam, BicgTrimReshapesOnlyJammedPoints) {
+    DesignSpace s = space_of(build_example("pb_bicg", "", "medium"));
+    const NodeKnobs *sq = node(s, "sq");
+    ASSERT_NE(sq, nullptr);
+    size_t n = sq - s.nodes.data();
+    TrimNode at;
+    at.latency = 1000;
+    at.dsp = 100;
+    at.copies = 41;
+    PointChoices p(s.nodes.size());
+    for (int jam : {4, 0}) {  // 41, none
+        p[n].jam = jam;
+        TrimStep step;
+        ASSERT_TRUE(trim_step(s, p, n, 2, at, 100000.0, KnownLatency(), step)) << jam;
+        EXPECT_GT(step.choices[n].jam, 0) << jam;
+        EXPECT_GT(step.choices[n].ii, 1) << jam;
+    }
 }
 
 // In "reduction outside" the jam loop is the pure loop outside the moved one (pb_2mm's tmp:
