@@ -343,7 +343,8 @@ void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Functio
     const std::vector<Halide::Expr> &lhs = f.updates().back().args();
     if (dims.size() < 2 || !dims[0].is_rvar() || !dims[1].is_rvar() || shape.size() != lhs.size()) return;
     auto uses = [&](const std::string &var) {
-        return std::any_of(lhs.begin(), lhs.end(), [&](const Halide::Expr &e) { return Halide::Internal::expr_uses_var(e, var); });
+        return std::any_of(lhs.begin(), lhs.end(),
+                           [&](const Halide::Expr &e) { return Halide::Internal::expr_uses_var(e, var); });
     };
     if (!uses(dims[0].var) || !uses(dims[1].var)) return;
     // The program's own partitions of the Func stay (ours would contradict them).
