@@ -310,6 +310,104 @@ void add_jam(OrderOption &o, const Function &f, const std::string &key, const st
     }
 }
 
+// The shape of `func` when the program writes it as an output (empty: not an output).
+std::vector<int> output_shape(const HalideProgram &program, const std::string &func) {
+    for (const ProgramOutput &out : program.outputs) {
+        if (halide_base_name(out.func.name()) == func) return out.shape;
+    }
+    return {};
+}
+
+// 1, then the divisors of `trip` in (1, 2 kMaxUnroll] (the fill's limit).
+std::vector<int64_t> fill_factors(int64_t trip) {
+    std::vector<int64_t> f = {1};
+    for (int64_t d = 2; d <= std::min<int64_t>(trip, 2 * kMaxUnroll); d++) {
+        if (trip % d == 0) f.push_back(d);
+    }
+    return f;
+}
+
+// The reduction jam of node `n` (OrderOption::reduction_jam), when its only order is the
+// default one of an update without a pure loop, the program's output `f`, whose two innermost
+// loops r0, r1 are reduction loops that both index its left-hand side. The jam loop is the one
+// of r0, r1 whose trip has the larger divisor within the fill's limit (r1 on a tie), the
+// pipelined loop the other.
+void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Function &f,
+                       const std::vector<GraphLoop> &loops) {
+    if (n.orders.size() != 1 || !n.orders[0].jams.empty() || f.updates().empty()) return;
+    OrderOption &o = n.orders[0];
+    const std::string base = halide_base_name(f.name());
+    const int stage = static_cast<int>(f.updates().size());
+    std::vector<Dim> all = stage_dims(f, stage), dims = loop_dims(f, base, stage, loops);
+    std::vector<int> shape = output_shape(program, base);
+    const std::vector<Halide::Expr> &lhs = f.updates().back().args();
+    if (dims.size() < 2 || !dims[0].is_rvar() || !dims[1].is_rvar() || shape.size() != lhs.size()) return;
+    auto uses = [&](const std::string &var) {
+        return std::any_of(lhs.begin(), lhs.end(),
+                           [&](const Halide::Expr &e) { return Halide::Internal::expr_uses_var(e, var); });
+    };
+    if (!uses(dims[0].var) || !uses(dims[1].var)) return;
+    // The program's own partitions of the Func stay (ours would contradict them).
+    for (const Directive &d : program.directives.directives()) {
+        if (d.kind == Directive::Kind::Partition && (d.target == base || d.target == n.key)) return;
+    }
+    std::vector<int64_t> jams0 = fill_factors(trip_of(loops, base, stage, dims[0].var));
+    std::vector<int64_t> jams1 = fill_factors(trip_of(loops, base, stage, dims[1].var));
+    const size_t jd = jams1.back() >= jams0.back() ? 1 : 0;  // the jam loop's index in dims
+    const std::string jv = dims[jd].var;
+    std::vector<OrderOption::Partition> parts;
+    bool cyclic = false;
+    for (size_t d = 0; d < lhs.size(); d++) {
+        const auto *v = lhs[d].as<Halide::Internal::Variable>();
+        auto unrolled = std::find_if(all.begin(), all.end(), [&](const Dim &x) {
+            return v && !x.is_rvar() && x.var == v->name && x.for_type == Halide::Internal::ForType::Unrolled;
+        });
+        if (Halide::Internal::expr_uses_var(lhs[d], jv)) {
+            parts.push_back({static_cast<int>(d), shape[d], false});
+            cyclic = true;
+        } else if (unrolled != all.end()) {
+            parts.push_back({static_cast<int>(d), shape[d], true});
+        }
+    }
+    std::vector<std::string> names = reordered(all, nullptr);
+    const std::string r0 = loop_var(dims[0].var), r1 = loop_var(dims[1].var), j = loop_var(jv);
+    auto i0 = std::find(names.begin(), names.end(), r0), i1 = std::find(names.begin(), names.end(), r1);
+    const std::vector<int64_t> &jams = jd == 1 ? jams1 : jams0;
+    if (!cyclic || i1 < i0 || has_loop(f, j + "o") || has_loop(f, j + "i") || jams.size() < 2) return;
+    o.reduction_jam = true;
+    o.jam_key = n.key;
+    o.jam_stage = stage;
+    o.jam_loop = j;
+    o.jam_outer = j + "o";
+    o.jam_inner = j + "i";
+    o.jam_order = {o.jam_inner};
+    if (jd == 1) {
+        // [r1i, the loops up to r1 (r0 pipelined), r1o, the rest]: the program's order.
+        names[i1 - names.begin()] = o.jam_outer;
+        o.jam_order.insert(o.jam_order.end(), names.begin(), names.end());
+    } else {
+        // [r0i, the loops inside r0 (unrolled by the program), the loops up to r1, r0o, the rest].
+        o.jam_order.insert(o.jam_order.end(), names.begin(), i0);
+        o.jam_order.insert(o.jam_order.end(), i0 + 1, i1 + 1);
+        o.jam_order.push_back(o.jam_outer);
+        o.jam_order.insert(o.jam_order.end(), i1 + 1, names.end());
+    }
+    o.jams = jams;
+    o.jam_partitions = parts;
+    o.unroll_loop = jd == 1 ? r0 : r1;
+    o.factors = {1};
+    // A constant initialization whose innermost loop indexes the cyclic dimension.
+    std::vector<Dim> init = stage_dims(f, 0);
+    bool constant = std::all_of(f.definition().values().begin(), f.definition().values().end(),
+                                [](const Halide::Expr &v) { return Halide::Internal::is_const(v); });
+    for (const OrderOption::Partition &p : parts) {
+        if (constant && !p.complete && !init.empty() && static_cast<size_t>(p.dim) < f.args().size() &&
+            init[0].var == f.args()[p.dim]) {
+            o.jam_init_unroll = loop_var(init[0].var);
+        }
+    }
+}
+
 // The output-channel jam of order `o` of the filter Func `f` (key `key`, one pure stage)
 // whose accumulation is the helper `acc` (key `acc_key`, update stage `acc_stage`) computed at
 // f's loop `at`: the nearest loop of f outside `at` (a Conv's `co`), when the helper's stage
@@ -533,6 +631,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         for (OrderOption &o : n.orders) {
             if (fit != funcs.end()) add_jam(o, fit->second, n.key, loops);
         }
+        if (fit != funcs.end()) add_reduction_jam(n, program, fit->second, loops);
         add_hwc_order(n, program, funcs, loops, offchip);
         bool some = false;
         for (const OrderOption &o : n.orders) {
@@ -606,6 +705,44 @@ LoopTransform jam_stage_split(const OrderOption &o, const std::string &loop, con
     return split;
 }
 
+// An HLS unroll of loop `loop` of `target` by `factor` (0: completely).
+Directive unroll_of(const std::string &target, const std::string &loop, int64_t factor, const std::string &origin) {
+    Directive d;
+    d.kind = Directive::Kind::Unroll;
+    d.target = target;
+    d.loop = loop;
+    d.value = factor;
+    d.origin = origin;
+    return d;
+}
+
+// The smallest divisor of `extent` that is at least `jam` (`extent` when none is smaller).
+int64_t bank_factor(int64_t extent, int64_t jam) {
+    for (int64_t f = std::max<int64_t>(jam, 1); f < extent; f++) {
+        if (extent % f == 0) return f;
+    }
+    return extent;
+}
+
+// A reduction jam's partitions of its Func and the unroll of its initialization at jam factor
+// `jam` (OrderOption::jam_partitions, ::jam_init_unroll).
+void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t jam, const std::string &origin) {
+    int64_t cyclic = 0;
+    for (const OrderOption::Partition &p : o.jam_partitions) {
+        Directive d;
+        d.kind = Directive::Kind::Partition;
+        d.target = o.jam_key;
+        d.dim = p.dim;
+        int64_t f = p.complete ? p.extent : bank_factor(p.extent, jam);
+        d.partition = f >= p.extent ? PartitionKind::Complete : PartitionKind::Cyclic;
+        d.value = f >= p.extent ? 0 : f;
+        d.origin = origin;
+        s.add(d);
+        if (!p.complete) cyclic = f;
+    }
+    if (!o.jam_init_unroll.empty() && cyclic > 1) s.add(unroll_of(o.jam_key, o.jam_init_unroll, cyclic, origin));
+}
+
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
 void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor) {
@@ -616,13 +753,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         s.add(unroll_split);
         std::replace(order_loops.begin(), order_loops.end(), o.unroll_loop, o.unroll_outer);
         order_loops.insert(order_loops.begin(), o.unroll_inner);
-        Directive inner;
-        inner.kind = Directive::Kind::Unroll;
-        inner.target = o.jam_key;
-        inner.loop = o.unroll_inner;
-        inner.value = 0;  // completely
-        inner.origin = unroll_split.origin;
-        s.add(inner);
+        s.add(unroll_of(o.jam_key, o.unroll_inner, 0, unroll_split.origin));
     }
     LoopTransform split = jam_stage_split(o, o.jam_loop, o.jam_outer, o.jam_inner, o.jams.at(jam));
     s.add(split);
@@ -640,13 +771,12 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         order.loops = o.jam_init_order;
         s.add(order);
     }
-    Directive d;
-    d.kind = Directive::Kind::Unroll;
-    d.target = o.jam_key;
-    d.loop = o.jam_inner;
-    d.value = 0;  // completely
-    d.origin = split.origin;
+    Directive d = unroll_of(o.jam_key, o.jam_inner, 0, split.origin);  // completely
     s.add(d);
+    if (o.reduction_jam) {
+        add_reduction_jam_partitions(s, o, o.jams.at(jam), split.origin);
+        return;
+    }
     if (o.jam_helper_key.empty()) {
         // A jam inside the helper ("hwc"): its copies at the helper's own block loop.
         // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):
@@ -708,15 +838,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             s.add(d);
         }
         if (factor <= 1) continue;
-        for (const std::string &key : o.unroll_keys) {
-            Directive d;
-            d.kind = Directive::Kind::Unroll;
-            d.target = key;
-            d.loop = o.unroll_loop;
-            d.value = factor;
-            d.origin = "dse: " + key;
-            s.add(d);
-        }
+        for (const std::string &key : o.unroll_keys) s.add(unroll_of(key, o.unroll_loop, factor, "dse: " + key));
     }
     return s;
 }

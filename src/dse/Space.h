@@ -31,7 +31,8 @@ struct OrderOption {
     std::string jam_key, jam_loop, jam_outer, jam_inner;
     int jam_stage = 0;
     std::vector<std::string> jam_order;
-    /// Jam factors, 1 first, then the divisors of `jam_loop`'s trip count up to kMaxUnroll.
+    /// Jam factors, 1 first, then the divisors of `jam_loop`'s trip count up to kMaxUnroll
+    /// (up to twice that for a reduction jam, below).
     std::vector<int64_t> jams;
     /// With a plain jam (no helper) chosen: the unroll loop split into `unroll_outer`,
     /// `unroll_inner` (names free in the Func; empty: not offered), the inner loop moved
@@ -69,6 +70,31 @@ struct OrderOption {
     /// (window-buffers). Its name is "hwc"; the search never flips a node into or out of it
     /// alone (the layout pays along a whole chain).
     bool hwc = false;
+    /// The jam of a reduction loop (an update without a pure loop, whose left-hand side
+    /// indexes by both of its innermost reduction loops r0 (innermost) and r1: pb_bicg's `sq`,
+    /// s[j] over the rows and q[i] over the columns). `jam_loop` is whichever of r0, r1 has the
+    /// larger divisor within twice kMaxUnroll (r1 on a tie), split into `jam_outer`,
+    /// `jam_inner`; the other is the pipelined loop (`unroll_loop`, factors {1}: an unroll of
+    /// it would chain the carried sum's terms). `jam_order` puts the point loop innermost (for
+    /// r0, r1 moves inside the block loop), unrolled completely: each pipelined iteration adds
+    /// J terms to the sum whose element the pipelined loop indexes (not carried) and one term
+    /// to each of J elements of the other (carried). Each sum keeps its order. Jams go up to
+    /// the fill's limit (twice kMaxUnroll; the other steps stop at kMaxUnroll).
+    bool reduction_jam = false;
+    /// With a reduction jam J: partitions of `jam_key`'s Func, per dimension of `extent`,
+    /// cyclic by the smallest divisor of the extent that is at least J (a dimension the jam
+    /// loop indexes), or complete (a dimension indexed by a pure loop the program unrolls:
+    /// pb_bicg's s/q channel), so that the J elements and the other sum's element are in
+    /// distinct banks; infer-partitions, on the flattened array, proves no such partition.
+    struct Partition {
+        int dim = 0;
+        int64_t extent = 0;
+        bool complete = false;
+    };
+    std::vector<Partition> jam_partitions;
+    /// With a reduction jam J: the constant initialization's innermost loop, indexing the
+    /// cyclic dimension, HLS-unrolled by that cyclic factor (empty: none).
+    std::string jam_init_unroll;
 };
 
 /// The knobs of one filter.
@@ -153,7 +179,11 @@ constexpr int64_t kMaxUnroll = 64;
 /// outside", which moves the block loop of c outside y; when the helper's update reads inputs
 /// in external memory indexed by c that no other stage reads (jam_copy_inputs), the block loop
 /// goes outside the reductions instead ([ci, x, reductions..., co, rest...]) and each of those
-/// inputs is copied per block and row (`in` at the helper's block loop). inline_nodes is set
+/// inputs is copied per block and row (`in` at the helper's block loop). A filter whose only
+/// order is the default one of an update without a pure loop, a program output whose
+/// left-hand side indexes by both of the update's innermost reduction loops, gets the
+/// reduction jam (OrderOption::reduction_jam) instead of the unroll of its innermost loop.
+/// inline_nodes is set
 /// when the program's dataflow directive turns its top off and two or more nodes have knobs.
 /// Pure.
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);

@@ -35,6 +35,8 @@ bool reshape(const NodeKnobs &n, const Choice &c, const TrimNode &at, double lim
     size_t jams = o.jams.empty() ? 1 : o.jams.size();
     for (size_t u = 0; u < o.factors.size(); u++) {
         for (size_t j = 0; j < jams; j++) {
+            // A reduction jam's pipelined loop is r1 only when jammed (OrderOption::reduction_jam).
+            if (o.reduction_jam && j == 0) continue;
             int64_t p = o.factors[u] * (o.jams.empty() ? 1 : o.jams[j]);
             if (p < par || p > kMaxUnroll) continue;
             // The largest II with latency x (par / p) x (k / ii) <= limit.

@@ -5,6 +5,7 @@
 #include "dse/Pareto.h"
 #include "dse/Search.h"
 #include "dse/Space.h"
+#include "dse/Trim.h"
 #include "driver/CompileGraph.h"
 #include "flowhls/Error.h"
 #include "flowhls/Examples.h"
@@ -217,6 +218,86 @@ TEST(SpaceJam, GemmSplitUnrollComputesAlphaAOncePerRow) {
     DesignEstimate e = estimate_program(point, options);
     EXPECT_EQ(e.interval, 196031);
     EXPECT_EQ(e.total.dsp, 291);
+}
+
+// pb_bicg's sq (s[j] over the rows, q[i] over the columns, one update without a pure loop)
+// offers the reduction jam: of its reduction loops k (j, 390) and k$y (i, 410) the jam takes
+// k$y (82 divides 410; 78 is the largest divisor of 390 within 128), split by J with the
+// point loop innermost, k staying pipelined; sq banked cyclic by the smallest divisor of its
+// 410 columns that is at least J, and completely on s/q; the zero initialization unrolled by
+// the same factor. Jams go to 128 (the fill's limit); the pipelined loop takes no unroll.
+// atax's y (whose left-hand side does not index by its row loop) gets none.
+TEST(SpaceJam, BicgOffersTheReductionJam) {
+    HalideProgram program = build_example("pb_bicg", "", "medium");
+    DesignSpace s = space_of(program);
+    const NodeKnobs *sq = node(s, "sq");
+    ASSERT_NE(sq, nullptr);
+    ASSERT_EQ(sq->orders.size(), 1u);
+    const OrderOption &o = sq->orders[0];
+    EXPECT_TRUE(o.reduction_jam);
+    EXPECT_EQ(o.unroll_loop, "k");
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
+    EXPECT_EQ(o.jam_loop, "k$y");
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"k$yi", "c", "k", "k$yo"}));
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 5, 10, 41, 82}));  // divisors of 410 up to 128
+    EXPECT_EQ(o.jam_init_unroll, "x");
+    PointChoices p(s.nodes.size());
+    size_t n = sq - s.nodes.data();
+    p[n].jam = 4;  // 41
+    EXPECT_EQ(point_text(s, p), "sq:default/u1/j41");
+    EXPECT_EQ(write_schedule_json(point_schedule(s, p)),
+              "{\n"
+              "  \"sq\": {\n"
+              "    \"partition\": [\n"
+              "      {\"dim\":0,\"factor\":41,\"type\":\"cyclic\"},\n"
+              "      {\"dim\":1,\"type\":\"complete\"}\n"
+              "    ],\n"
+              "    \"schedule\": [\n"
+              "      {\"split\":{\"factor\":41,\"inner\":\"k$yi\",\"loop\":\"k$y\",\"outer\":\"k$yo\"},\"stage\":1},\n"
+              "      {\"reorder\":[\"k$yi\",\"c\",\"k\",\"k$yo\"],\"stage\":1}\n"
+              "    ],\n"
+              "    \"unroll\": [\n"
+              "      {\"factor\":0,\"loop\":\"k$yi\"},\n"
+              "      {\"factor\":41,\"loop\":\"x\"}\n"
+              "    ]\n"
+              "  }\n"
+              "}\n");
+    HlsSchedule schedule = point_schedule(s, p);
+    EXPECT_EQ(parse_directives_json(write_schedule_json(schedule), "point.json"), schedule);
+    // Estimates (xcu280, 300 MHz): the J rows' terms in one iteration of the column loop, at
+    // the recurrence of q[i] through sq's port (II 8; 31,233 cycles), against 296,843 naive.
+    CompileOptions options;
+    options.device = "xcu280";
+    options.clock_mhz = 300;
+    HalideProgram point = program;
+    point.directives.append(schedule);
+    DesignEstimate e = estimate_program(point, options);
+    EXPECT_LT(e.interval, 40000);
+    DesignSpace atax = space_of(build_example("pb_atax", "", "medium"));
+    const NodeKnobs *y = node(atax, "y");
+    ASSERT_NE(y, nullptr);
+    for (const OrderOption &a : y->orders) EXPECT_FALSE(a.reduction_jam) << a.name;
+}
+
+// The trim reshapes a reduction jam only into a jammed point (its pipelined loop takes no
+// unroll, and an II is a pipeline directive on that loop), from a jammed point or not.
+TEST(SpaceJam, BicgTrimReshapesOnlyJammedPoints) {
+    DesignSpace s = space_of(build_example("pb_bicg", "", "medium"));
+    const NodeKnobs *sq = node(s, "sq");
+    ASSERT_NE(sq, nullptr);
+    size_t n = sq - s.nodes.data();
+    TrimNode at;
+    at.latency = 1000;
+    at.dsp = 100;
+    at.copies = 41;
+    PointChoices p(s.nodes.size());
+    for (int jam : {4, 0}) {  // 41, none
+        p[n].jam = jam;
+        TrimStep step;
+        ASSERT_TRUE(trim_step(s, p, n, 2, at, 100000.0, KnownLatency(), step)) << jam;
+        EXPECT_GT(step.choices[n].jam, 0) << jam;
+        EXPECT_GT(step.choices[n].ii, 1) << jam;
+    }
 }
 
 // In "reduction outside" the jam loop is the pure loop outside the moved one (pb_2mm's tmp:
