@@ -210,8 +210,8 @@ FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
     if (!options.precision.any()) return graph;
     check_precision_target(options);
     assign_precision(graph, options.precision);
+    check_assigned_precision(graph, options);  // by the rule, before the proof (narrower formats not accepted)
     prove_fixed_accumulators(graph);
-    check_assigned_precision(graph, options);
     return graph;
 }
 
