@@ -13,10 +13,11 @@ producer's format [-2^(I-1), 2^(I-1) - 2^-F], per output b + sum over the terms 
 Gemm's literal 1.0 (beta) also held by the sums' type; then the narrowest P with the range rounded outward onto
 the grid of 2^-2F inside [-2^(I_acc-1), 2^(I_acc-1) - 2^-2F]. It requires `<f>_acc_t` to be
 ap_fixed<2F + P, P> (Relu and MaxPool: P = the producer's I, their values being the
-producer's), every such accumulator narrower than the rule fixed<2F + I + 10, I + 10>, and
-prints the table. NODE=fixed<W,I> arguments additionally require those accumulators (the
+producer's), every such accumulator narrower than the rule fixed<2F + I + 10, I + 10>, the same
+sums in report.json's precision rows (sums, sums_proven, sums_max_abs), and prints the table. NODE=fixed<W,I> arguments additionally require those accumulators (the
 figures of docs/quantization.md). Exit 0: PASS; 1: FAIL.
 """
+import json
 import math
 import os
 import re
@@ -132,6 +133,12 @@ def main():
             fail("%s: sums fixed<%d,%d>, the doc's table says otherwise" % (n.name, acc[0], acc[1]))
     if want:
         fail("nodes not checked: %s" % sorted(want))
+    # report.json's precision rows give the same sums' formats, each proven.
+    rows = {r["node"]: r for r in json.load(open(os.path.join(work, "report.json")))["precision"] if r["node"]}
+    for name, op, fmt, m, e, acc, rule in checked:
+        r = rows.get(name)
+        if not r or r["sums"] != "fixed<%d,%d>" % acc or not r["sums_proven"] or r["sums_max_abs"] < m * (1 - 1e-9):
+            fail("%s: report.json's precision row %s, expected sums fixed<%d,%d> proven >= %.6g" % (name, r, acc[0], acc[1], m))
     if not any(c[1] in ("Conv", "Gemm") for c in checked):
         fail("no Conv or Gemm checked")
     for name, op, fmt, m, e, acc, rule in checked:
