@@ -19,11 +19,21 @@ struct FixedFormat {
     /// the calibration samples it was measured on; measured < 0 otherwise.
     double measured = -1.0;
     int samples = 0;
+    /// The integer bits of the filter's sums and intermediate values proven from its weights
+    /// and input formats (analysis/FixedWidths: prove_fixed_accumulators), and the max |value|
+    /// proven; 0 when not proven (accumulator() is then the rule). Not part of the format's
+    /// identity (operator==).
+    int sum_integer = 0;
+    double sum_max = -1.0;
     bool enabled() const { return width > 0; }
     int fraction() const { return width - integer; }
-    /// The format of sums of this data format (emit/FixedTypes): fixed<2F + I + 10, I + 10>,
-    /// in which a product of two data values is exact and sums gain 10 integer bits.
-    FixedFormat accumulator() const { return {2 * fraction() + integer + 10, integer + 10}; }
+    /// The format of sums of this data format (emit/FixedTypes): 2F fraction bits (a product
+    /// of two data values is exact) and the proven integer bits, fixed<2F + P, P> (P =
+    /// sum_integer), else the rule fixed<2F + I + 10, I + 10> (10 integer bits of margin).
+    FixedFormat accumulator() const {
+        const int i = sum_integer > 0 ? sum_integer : integer + 10;
+        return {2 * fraction() + i, i};
+    }
     /// "fixed<16,6>", "auto<16>" or "float".
     std::string text() const {
         if (automatic) return "auto<" + std::to_string(width) + ">";

@@ -248,8 +248,10 @@ std::optional<Interval> Analysis::compute_range(const Expr &e) {
     return full;
 }
 
-// Exact value of `e` for the loop variables `env` (nullopt: not an expression of them and ROMs).
-std::optional<int64_t> evaluate(const FilterGraph &g, const Expr &e, const std::vector<std::pair<std::string, int64_t>> &env) {
+}  // namespace
+
+std::optional<int64_t> integer_value(const FilterGraph &g, const Expr &e,
+                                     const std::vector<std::pair<std::string, int64_t>> &env) {
     if (const IntImm *i = e.as<IntImm>()) return i->value;
     if (const UIntImm *u = e.as<UIntImm>()) return static_cast<int64_t>(u->value);
     if (const Variable *v = e.as<Variable>()) {
@@ -260,7 +262,7 @@ std::optional<int64_t> evaluate(const FilterGraph &g, const Expr &e, const std::
     }
     if (const Cast *c = e.as<Cast>()) {
         if (!is_tracked(c->type) || !is_tracked(c->value.type())) return std::nullopt;
-        std::optional<int64_t> x = evaluate(g, c->value, env);
+        std::optional<int64_t> x = integer_value(g, c->value, env);
         if (!x || !within({*x, *x}, c->type)) return std::nullopt;
         return x;
     }
@@ -268,12 +270,12 @@ std::optional<int64_t> evaluate(const FilterGraph &g, const Expr &e, const std::
         if (!g.has_buffer(l->name)) return std::nullopt;
         const Buffer &b = g.buffer(l->name);
         if (b.kind != BufferKind::Constant || !b.contents.defined() || !is_tracked(b.type)) return std::nullopt;
-        std::optional<int64_t> i = evaluate(g, l->index, env);
+        std::optional<int64_t> i = integer_value(g, l->index, env);
         if (!i || *i < 0 || *i >= b.size()) return std::nullopt;
         return rom_value(b, *i);
     }
     auto pair = [&](const Expr &a, const Expr &b, int64_t *x, int64_t *y) {
-        std::optional<int64_t> p = evaluate(g, a, env), q = evaluate(g, b, env);
+        std::optional<int64_t> p = integer_value(g, a, env), q = integer_value(g, b, env);
         if (!p || !q) return false;
         *x = *p;
         *y = *q;
@@ -296,6 +298,8 @@ std::optional<int64_t> evaluate(const FilterGraph &g, const Expr &e, const std::
     }
     return std::nullopt;
 }
+
+namespace {
 
 bool reads(const Expr &e, const std::string &name) { return buffer_accesses(e).loads.count(name) > 0; }
 
@@ -348,7 +352,7 @@ std::optional<Interval> Analysis::weight_sum(const ScalarStore &update, size_t o
         for (size_t k = 0; k < inner.size(); k++) env[outer.size() + k].second = *inner[k]->min;
         i128 lo = 0, hi = 0;
         do {
-            std::optional<int64_t> f = evaluate(g, rom_factor, env);
+            std::optional<int64_t> f = integer_value(g, rom_factor, env);
             if (!f) return std::nullopt;
             i128 a = (i128)*f * other.lo, b = (i128)*f * other.hi;
             lo += std::min<i128>(0, std::min(a, b)) * mult;

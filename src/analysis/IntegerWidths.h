@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flowhls {
 
@@ -46,6 +48,12 @@ std::optional<std::pair<int64_t, int64_t>> value_range(const FilterGraph &g, con
 /// Whether `e` is flowhls_pack_lo/hi(flowhls_pack_mul(hi, lo, x)) (lets substituted); then
 /// `*product` is the product it extracts (lo * x or hi * x).
 bool unpacked_product(const Halide::Expr &e, Halide::Expr *product);
+
+/// Contract: the exact value of integer expression `e` for the loop variables `env`, reading
+/// integer ROMs' contents; nullopt when it is not an expression of them and ROMs (or a cast
+/// would wrap, a division by zero). Pure.
+std::optional<int64_t> integer_value(const FilterGraph &g, const Halide::Expr &e,
+                                     const std::vector<std::pair<std::string, int64_t>> &env);
 
 /// The width of the narrowest type holding [lo, hi] (signed when lo < 0).
 IntegerWidth width_of_range(int64_t lo, int64_t hi);

@@ -1,5 +1,6 @@
 // compile: Halide program -> filter graph -> passes -> HLS project directory.
 #include "flowhls/Compiler.h"
+#include "analysis/FixedWidths.h"
 #include "driver/CompileGraph.h"
 #include "graph/GraphText.h"
 #include "emit/testbench/TestbenchEmitter.h"
@@ -202,13 +203,15 @@ void check_assigned_precision(const FilterGraph &graph, const CompileOptions &op
 }
 
 // Contract: `graph` with the fixed-point formats of --precision assigned to its filters
-// (assign_precision); unchanged when the options ask for none. Throws flowhls::Error for what
+// (assign_precision) and the integer bits of their sums proven from the weights where they
+// can be (prove_fixed_accumulators, on the scheduled bodies); unchanged when the options ask for none. Throws flowhls::Error for what
 // check_precision_target and check_assigned_precision refuse.
 FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
     if (!options.precision.any()) return graph;
     check_precision_target(options);
     assign_precision(graph, options.precision);
-    check_assigned_precision(graph, options);
+    check_assigned_precision(graph, options);  // by the rule, before the proof (narrower formats not accepted)
+    prove_fixed_accumulators(graph);
     return graph;
 }
 

@@ -3,6 +3,7 @@
 #include "emit/FixedTypes.h"
 #include "graph/Precision.h"
 
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -22,6 +23,14 @@ std::string ap_fixed_text(const FixedFormat &x) {
 
 // "fixed<16,6>, raw * 2^-10": a format and the value its integers stand for.
 std::string scale_text(const FixedFormat &x) { return x.text() + ", raw * 2^-" + std::to_string(x.fraction()); }
+
+// Why the sums have their integer bits: " (max |value| 5.69 proven)" or " (I + 10: not proven)".
+std::string sum_text(const FixedFormat &x) {
+    if (x.sum_integer <= 0) return " (I + 10 integer bits: not proven)";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", x.sum_max);
+    return std::string(" (max |value| ") + buf + " proven)";
+}
 
 // What a filter computes, for comments and messages: "ONNX node '/conv1/Conv' (Conv)".
 std::string filter_text(const Filter &f) {
@@ -108,13 +117,14 @@ std::string fixed_type_definitions(const FilterGraph &g, HlsTarget target) {
         }
         out += "// " + filter_text(f) + ": " + f.fixed.text() + auto_choice_text(f.fixed) + "\n";
         const FixedFormat acc = f.fixed.accumulator();
+        const std::string why = sum_text(f.fixed);
         if (vitis) {
             out += "typedef " + ap_fixed_text(f.fixed) + " " + data_type_name(f) + ";  // its data and weights\n";
-            out += "typedef " + ap_fixed_text(acc) + " " + acc_type_name(f) + ";  // its sums and intermediate values\n";
+            out += "typedef " + ap_fixed_text(acc) + " " + acc_type_name(f) + ";  // its sums and intermediate values" + why + "\n";
         } else {
             out += "typedef " + fixed_c_int_type(f.fixed.width) + " " + data_type_name(f) + ";  // its data and weights: " +
                    scale_text(f.fixed) + "\n";
-            out += "typedef int64_t " + acc_type_name(f) + ";  // its sums and intermediate values: " + scale_text(acc) + "\n";
+            out += "typedef int64_t " + acc_type_name(f) + ";  // its sums and intermediate values: " + scale_text(acc) + why + "\n";
         }
     }
     return out.empty() ? out : out + "\n";

@@ -226,6 +226,9 @@ std::string precision_report_text(const FilterGraph &g) {
         std::string node = f.onnx.node.empty() ? "(" + f.name + ")" : f.onnx.node;
         os << "  " << node << " (" << (f.onnx.op.empty() ? "-" : f.onnx.op) << "): " << f.fixed.text();
         if (f.fixed.measured >= 0) os << std::setprecision(6) << ", max |value| " << f.fixed.measured;
+        os << "; sums " << f.fixed.accumulator().text();
+        if (f.fixed.sum_integer > 0) os << std::setprecision(6) << " (max |value| " << f.fixed.sum_max << " proven)";
+        else os << " (I + 10: not proven)";
         os << "\n";
     }
     return os.str();
@@ -243,6 +246,9 @@ std::string precision_report_json(const FilterGraph &g) {
             r["max_abs"] = f.fixed.measured;
             r["samples"] = f.fixed.samples;
         }
+        r["sums"] = f.fixed.accumulator().text();
+        r["sums_proven"] = f.fixed.sum_integer > 0;
+        if (f.fixed.sum_integer > 0) r["sums_max_abs"] = f.fixed.sum_max;
         rows.push_back(r);
     }
     return rows.dump(2);

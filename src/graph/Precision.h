@@ -24,11 +24,13 @@ void assign_precision(FilterGraph &g, const PrecisionOptions &p);
 std::string auto_choice_text(const FixedFormat &f);
 
 /// The report.txt section listing each fixed-point filter's node, op and format (and for an
-/// auto one the measured max |value|); "" when no filter is fixed. Pure.
+/// auto one the measured max |value|), and its sums' format (proven or the rule); "" when no
+/// filter is fixed. Pure.
 std::string precision_report_text(const FilterGraph &g);
 
 /// The same as a JSON array (report.json's "precision"): filter, node, op, format, width,
-/// integer, auto, and for auto ones max_abs and samples. "[]" when none. Pure.
+/// integer, auto, and for auto ones max_abs and samples; sums (the sums' format), sums_proven
+/// and, when proven, sums_max_abs. "[]" when none. Pure.
 std::string precision_report_json(const FilterGraph &g);
 
 /// Contract: the buffers of `g` that hold fixed-point data, with the filter whose data format

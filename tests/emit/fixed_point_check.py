@@ -20,7 +20,8 @@ ap_fixed stand-in, then the same error bound and top-1 as below.
 The bound (docs/quantization.md, "Fixed point for float models"): every stored value is rounded
 to nearest (AP_RND_CONV) on a grid of 2^-F, F = W - I: error at most q = 2^-(F+1); products and
 sums are exact in the accumulator (2F fraction bits) unless they saturate, which the check
-refuses (every activation and every sum of |w x| must stay inside the format's range). With e
+refuses (every activation must stay inside the format's range, every layer's sum of |w x| + |b|
+inside its accumulator's, read from kernel.h). With e
 the error bound of a layer's input and x its float input:
   Conv / Gemm:  e' = e * max_row sum|w|  +  q * (max_window sum|x| + K e)  +  q (bias)  +  q (stored output)
                 (K the terms of one output: weights each off by at most q)
@@ -35,6 +36,7 @@ Exit 0: all checks passed; 1: a check failed; 77: passed but AMD's headers are m
 bit-for-bit comparison did not run; not with --bambu).
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -77,7 +79,7 @@ def error_bound(model, x_in, W, I):
     err = {inp: q}
     var = {inp: q * q / 3}  # statistical: independent roundings, uniform in [-q, q]
     largest = np.abs(x_in).max()
-    widest_sum = 0.0
+    widest_sum = {}  # node -> the largest sum of |w x| + |b| over its outputs
     for n in body.graph.node:
         e = err[n.input[0]]
         x = env[n.input[0]]
@@ -105,7 +107,7 @@ def error_bound(model, x_in, W, I):
                 if n.op_type == "Conv" else (x * x).sum(axis=-1).max()
             v = v * (rows * rows).sum(axis=1).max() + sq * q * q / 3 + 2 * q * q / 3
             e = e * rows.sum(axis=1).max() + q * (window + k * e) + 2 * q
-            widest_sum = max(widest_sum, rows.sum(axis=1).max() * np.abs(x).max() + bias_max)
+            widest_sum[n.name] = rows.sum(axis=1).max() * np.abs(x).max() + bias_max
         elif n.op_type not in ("Relu", "MaxPool", "Flatten", "Reshape"):
             fail("op %s: the check has no error bound for it" % n.op_type)
         else:
@@ -123,6 +125,20 @@ def error_bound(model, x_in, W, I):
         sigma = np.sqrt(2) * out.max() * sigma + q / np.sqrt(3)
         e = np.expm1(2 * e) + (k + 1) * 2.0 ** -(2 * F + 1) + q
     return e, 6 * sigma, largest, widest_sum, out
+
+
+def accumulator_integer_bits(kernel_h):
+    """ONNX node -> the integer bits of its sums' typedef in kernel.h (ap_fixed, or the format in
+    the comment of PandA-Bambu's int64_t)."""
+    out, node = {}, None
+    for line in open(kernel_h):
+        m = re.match(r"// ONNX node '([^']*)'", line)
+        if m:
+            node = m.group(1)
+        m = re.match(r"typedef (?:ap_fixed<\d+, (\d+),.*|int64_t \w+;.*: fixed<\d+,(\d+)>.*)", line)
+        if m and node is not None and "_acc_t" in line:
+            out[node] = int(m.group(1) or m.group(2))
+    return out
 
 
 def compile_twice(flowhls, model_path, precision, work, extra):
@@ -190,8 +206,12 @@ def main():
     bound, tol6, largest, widest_sum, ref64 = error_bound(model, x_in, W, I)
     if largest >= 2.0 ** (I - 1):
         fail("values up to %.3f do not fit fixed<%d,%d> (range +-%g): it saturates" % (largest, W, I, 2.0 ** (I - 1)))
-    if widest_sum >= 2.0 ** (I + 9):
-        fail("sums up to %.3f do not fit the accumulator (+-%g)" % (widest_sum, 2.0 ** (I + 9)))
+    sums = accumulator_integer_bits(os.path.join(project, "kernel.h"))
+    for node, widest in sorted(widest_sum.items()):
+        if node not in sums:
+            fail("no sums' typedef for %s in kernel.h" % node)
+        if widest >= 2.0 ** (sums[node] - 1):
+            fail("%s: sums up to %.3f do not fit its accumulator (+-%g)" % (node, widest, 2.0 ** (sums[node] - 1)))
     outs = [f for f in sorted(os.listdir(outputs))]
     if len(outs) != 1:
         fail("expected one output, got %s" % outs)
