@@ -1,7 +1,6 @@
 // place_weights: constant inputs as on-chip ROMs or m_axi kernel arguments.
 #include "transforms/PlaceWeights.h"
 #include "analysis/MemoryModel.h"
-#include "analysis/StreamOrder.h"
 
 #include <algorithm>
 
@@ -13,22 +12,15 @@ int64_t bytes_of(const Buffer &b) { return static_cast<int64_t>(b.contents.size_
 
 int64_t uram_of(const Buffer &b, const WeightOptions &o) { return uram_for(b.size(), b.type.bits(), o.uram_words, o.uram_bits); }
 
-// Whether weight `b`'s one reader reads it once in storage order (a Gemm's at batch 1): its
-// m_axi port then streams it in bursts, as fast as an on-chip copy.
-bool read_once_in_order(const FilterGraph &g, const Buffer &b) {
-    Buffer argument = b;
-    argument.kind = BufferKind::Input;
-    return argument_stream_verdict(g, argument).stream;
-}
-
-// Of `weights` (smallest first), those the URAM tier takes: read by one filter (with
-// `skip_streamed`, not once in storage order), each while its blocks still fit in `budget`; the
-// others go to `rest`.
-std::vector<Buffer *> take_resident(const FilterGraph &g, const std::vector<Buffer *> &weights, int64_t budget,
-                                    bool skip_streamed, const WeightOptions &o, std::vector<Buffer *> &rest) {
+// Of `weights` (smallest first), those the URAM tier takes: read by one filter, each while its
+// blocks still fit in `budget`; the others go to `rest`. Sizes and readers only: the decision
+// must not depend on the schedule (flowhls dse decides its space from the unscheduled graph's
+// placement, every point compiles with its own schedule).
+std::vector<Buffer *> take_resident(const std::vector<Buffer *> &weights, int64_t budget, const WeightOptions &o,
+                                    std::vector<Buffer *> &rest) {
     std::vector<Buffer *> resident;
     for (Buffer *b : weights) {
-        if (b->consumers.size() == 1 && uram_of(*b, o) <= budget && !(skip_streamed && read_once_in_order(g, *b))) {
+        if (b->consumers.size() == 1 && uram_of(*b, o) <= budget) {
             budget -= uram_of(*b, o);
             resident.push_back(b);
         } else {
@@ -86,7 +78,7 @@ PassResult place_weights(FilterGraph &graph, const WeightOptions &options) {
                         "--device with URAM (xcvu9p, xcu250, xcu280)");
         }
         std::vector<Buffer *> roms;
-        resident = take_resident(graph, constants, INT64_MAX, false, options, roms);
+        resident = take_resident(constants, INT64_MAX, options, roms);
         int64_t blocks = 0;
         for (const Buffer *b : resident) blocks += uram_of(*b, options);
         if (blocks > options.uram_blocks) {
@@ -103,9 +95,9 @@ PassResult place_weights(FilterGraph &graph, const WeightOptions &options) {
         size_t fitting = 0;
         for (; fitting < order.size() && bytes_of(*order[fitting]) <= budget; fitting++) budget -= bytes_of(*order[fitting]);
         std::vector<Buffer *> rest(order.begin() + static_cast<std::ptrdiff_t>(fitting), order.end());
-        // The URAM tier takes what the ROMs left and the port would not stream, smallest first
-        // (each that still fits), in half the part's URAM.
-        resident = take_resident(graph, rest, options.uram_blocks / 2, true, options, to_axi);
+        // The URAM tier takes what the ROMs left, smallest first (each that still fits), in half
+        // the part's URAM.
+        resident = take_resident(rest, options.uram_blocks / 2, options, to_axi);
     }
     for (Buffer *b : resident) {
         b->kind = BufferKind::Input;

@@ -45,8 +45,7 @@ WeightOptions weight_options(WeightPlacement placement, const Device &device, Hl
 /// static UltraRAM array on the kernel's first call; the testbench supplies its contents like
 /// an m_axi weight's). Auto makes the weights it did not keep as ROMs resident, smallest first
 /// (then by name), each whose UltraRAM blocks (uram_for, unpartitioned) still fit in half of
-/// options.uram_blocks, except those argument_stream_verdict proves read once in storage
-/// order (a Gemm's at batch 1: its port streams them in bursts); Uram makes every weight read by one filter resident (the others stay
+/// options.uram_blocks (by size and readers alone: never by the schedule); Uram makes every weight read by one filter resident (the others stay
 /// ROMs) and throws flowhls::Error without a URAM tier or when their blocks exceed the part's.
 /// graph.args lists the Input then Output buffers in buffer order (program order).
 PassResult place_weights(FilterGraph &graph, const WeightOptions &options);

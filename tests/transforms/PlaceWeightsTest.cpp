@@ -37,9 +37,9 @@ std::map<int64_t, ChannelKind> placed(const WeightOptions &options) {
 WeightOptions small_part(WeightPlacement placement, int64_t uram_blocks) {
     WeightOptions o;
     o.placement = placement;
-    // ROMs in 20,000 bytes (a quarter with URAM, half without): all but fc1 (192,000 bytes)
-    // and fc2 (40,320).
-    o.bram_bytes = (uram_blocks > 0 ? 4 : 2) * 20000;
+    // ROMs in 4,000 bytes (a quarter of the block RAM with URAM, half without): the biases and
+    // conv1's weights (1,544 bytes with them), not fc3's (3,360 more).
+    o.bram_bytes = (uram_blocks > 0 ? 4 : 2) * 4000;
     o.part = "test";
     o.uram_blocks = uram_blocks;
     o.uram_words = 4096;
@@ -48,25 +48,29 @@ WeightOptions small_part(WeightPlacement placement, int64_t uram_blocks) {
 }
 
 TEST(PlaceWeights, AutoPutsWhatTheRomsLeftInHalfTheUram) {
-    // fc2 takes 3 URAM (10,080 words), fc1 12: half of 6 blocks takes fc2 alone.
-    std::map<int64_t, ChannelKind> c = placed(small_part(WeightPlacement::Auto, 6));
+    // Half of 4 blocks: fc3's weights (840 words) and conv2's (2,400) take one each, smallest
+    // first; fc2's (10,080: 3 blocks) and fc1's (48,000: 12) stay on their m_axi ports.
+    std::map<int64_t, ChannelKind> c = placed(small_part(WeightPlacement::Auto, 4));
     EXPECT_EQ(c.at(150), ChannelKind::Rom);
-    EXPECT_EQ(c.at(2400), ChannelKind::Rom);
-    EXPECT_EQ(c.at(840), ChannelKind::Rom);
+    EXPECT_EQ(c.at(840), ChannelKind::Resident);
+    EXPECT_EQ(c.at(2400), ChannelKind::Resident);
+    EXPECT_EQ(c.at(10080), ChannelKind::OffChip);
+    EXPECT_EQ(c.at(48000), ChannelKind::OffChip);
+    // Half of 10: fc2 (3 blocks) fits after them, fc1 does not.
+    c = placed(small_part(WeightPlacement::Auto, 10));
     EXPECT_EQ(c.at(10080), ChannelKind::Resident);
     EXPECT_EQ(c.at(48000), ChannelKind::OffChip);
-    // Half of 30 blocks takes both.
-    c = placed(small_part(WeightPlacement::Auto, 30));
-    EXPECT_EQ(c.at(10080), ChannelKind::Resident);
-    EXPECT_EQ(c.at(48000), ChannelKind::Resident);
-    EXPECT_EQ(c.at(2400), ChannelKind::Rom);
+    // Half of 3 blocks: fc3 only (conv2 no longer fits).
+    c = placed(small_part(WeightPlacement::Auto, 3));
+    EXPECT_EQ(c.at(840), ChannelKind::Resident);
+    EXPECT_EQ(c.at(2400), ChannelKind::OffChip);
 }
 
 TEST(PlaceWeights, AutoWithoutUramIsUnchanged) {
     std::map<int64_t, ChannelKind> c = placed(small_part(WeightPlacement::Auto, 0));
-    EXPECT_EQ(c.at(10080), ChannelKind::OffChip);
-    EXPECT_EQ(c.at(48000), ChannelKind::OffChip);
-    EXPECT_EQ(c.at(2400), ChannelKind::Rom);
+    EXPECT_EQ(c.at(150), ChannelKind::Rom);
+    EXPECT_EQ(c.at(2400), ChannelKind::OffChip);
+    EXPECT_EQ(c.at(840), ChannelKind::OffChip);
 }
 
 TEST(PlaceWeights, UramMakesEveryWeightResidentOrRefuses) {
