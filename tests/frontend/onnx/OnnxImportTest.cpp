@@ -115,7 +115,7 @@ TEST(OnnxModels, Lenet5WithWeightsInUramMatchesPyTorch) {
         std::string rel = fs::relative(e.path(), dir.path() + "/b").string();
         EXPECT_EQ(test::read_file(e.path().string()), test::read_file(dir.path() + "/a/" + rel)) << rel;
     }
-    expect_rejected(kLenet + " -t bambu --device xcvu9p --weights uram", "--weights uram: PandA-Bambu designs have no UltraRAM tier");
+    expect_rejected(kLenet + " -t bambu --device xcu280 --weights uram", "--weights uram: PandA-Bambu designs have no UltraRAM tier");
     expect_rejected(kLenet + " --weights uram", "--weights uram: xc7z020 has no UltraRAM");
 }
 
