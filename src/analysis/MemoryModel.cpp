@@ -13,6 +13,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool complete(const ArrayPartition &p) { return p.enabled && p.kind == PartitionKind::Complete; }
 
+// Banks of an array partitioned (not completely) as `p`.
+int64_t bank_count(const ArrayPartition &p) { return p.enabled ? std::max<int64_t>(p.factor, 1) : 1; }
+
 }  // namespace
 
 ChannelImplementation channel_of(const Buffer &b) {
@@ -74,7 +77,7 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Dev
         st.ff = size * bits;
         return st;
     }
-    int64_t banks = p.enabled ? std::max<int64_t>(p.factor, 1) : 1;
+    int64_t banks = bank_count(p);
     int64_t depth = ceil_div(size, banks);
     if (depth * bits > device.register_threshold_bits) st.bram18k = banks * bram18k_for(depth, bits);
     if (banks == 1 && device.uram_words > 0 && size <= device.uram_words && bits <= device.uram_bits &&
@@ -91,12 +94,9 @@ int64_t uram_for(int64_t depth, int width, int64_t words, int bits) {
 }
 
 Storage uram_storage(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
+    if (complete(p)) return array_storage(size, bits, p, device);  // registers
     Storage st;
-    if (complete(p)) {
-        st.ff = size * bits;
-        return st;
-    }
-    int64_t banks = p.enabled ? std::max<int64_t>(p.factor, 1) : 1;
+    int64_t banks = bank_count(p);
     st.uram = banks * uram_for(ceil_div(size, banks), bits, device.uram_words, device.uram_bits);
     return st;
 }

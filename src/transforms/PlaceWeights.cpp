@@ -99,19 +99,14 @@ PassResult place_weights(FilterGraph &graph, const WeightOptions &options) {
         // the part's URAM.
         resident = take_resident(rest, options.uram_blocks / 2, options, to_axi);
     }
-    for (Buffer *b : resident) {
-        b->kind = BufferKind::Input;
-        b->channel = ChannelKind::Resident;
-        b->contents = Halide::Buffer<>();
-        b->interface.width_bits = options.axi_width_bits > b->type.bits() ? options.axi_width_bits : 0;
-        result.changed = true;
-    }
-    for (Buffer *b : to_axi) {
-        b->kind = BufferKind::Input;
-        b->channel = ChannelKind::OffChip;
-        b->contents = Halide::Buffer<>();
-        b->interface.width_bits = options.axi_width_bits > b->type.bits() ? options.axi_width_bits : 0;
-        result.changed = true;
+    for (ChannelKind channel : {ChannelKind::Resident, ChannelKind::OffChip}) {
+        for (Buffer *b : channel == ChannelKind::Resident ? resident : to_axi) {
+            b->kind = BufferKind::Input;
+            b->channel = channel;
+            b->contents = Halide::Buffer<>();
+            b->interface.width_bits = options.axi_width_bits > b->type.bits() ? options.axi_width_bits : 0;
+            result.changed = true;
+        }
     }
     std::vector<std::string> args;
     for (BufferKind kind : {BufferKind::Input, BufferKind::Output}) {
