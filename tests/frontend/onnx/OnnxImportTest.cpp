@@ -4,6 +4,7 @@
 #include "flowhls/Compiler.h"
 #include "flowhls/Csim.h"
 #include "flowhls/Onnx.h"
+#include "support/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -97,7 +98,8 @@ void expect_rejected(const std::string &args, const std::string &message) {
 // --weights uram (Vitis): every weight is an m_axi argument its reader copies into a static
 // array bound to UltraRAM on the first call; C-sim passes against PyTorch's test data with the
 // testbench supplying the weights, and the project is byte-identical when compiled again.
-// PandA-Bambu has no URAM tier: refused, nothing written.
+// The copies persist across calls (a second call with zeroed weights still matches). PandA-Bambu
+// has no URAM tier: refused, nothing written.
 TEST(OnnxModels, Lenet5WithWeightsInUramMatchesPyTorch) {
     test::TempDir dir;
     std::string out;
@@ -115,6 +117,22 @@ TEST(OnnxModels, Lenet5WithWeightsInUramMatchesPyTorch) {
         std::string rel = fs::relative(e.path(), dir.path() + "/b").string();
         EXPECT_EQ(test::read_file(e.path().string()), test::read_file(dir.path() + "/a/" + rel)) << rel;
     }
+    // The copies persist: a second call given zeros for every weight still matches the test data
+    // (the testbench edited, so built with the project's Makefile; `flowhls csim` refuses edits).
+    std::string tb = test::read_file(dir.path() + "/a/tb.cpp");
+    size_t call = tb.find("    lenet5(");
+    ASSERT_NE(call, std::string::npos);
+    std::string line = tb.substr(call, tb.find('\n', call) + 1 - call), zeros;
+    for (const char *w : {"conv1", "conv2", "fc1", "fc2", "fc3"}) {
+        for (const char *part : {"_weight", "_bias"}) {
+            zeros += std::string("    for (auto &v : tb_in_w_") + w + part + ") v = 0.0f;\n";
+        }
+    }
+    tb.insert(call + line.size(), zeros + line);
+    std::ofstream(dir.path() + "/a/tb.cpp") << tb;
+    ProcessResult twice = run_process({"make", "csim"}, dir.path() + "/a", nullptr);
+    EXPECT_EQ(twice.status, 0) << twice.output;
+    EXPECT_NE(twice.output.find("PASS: 1 output(s) match the reference"), std::string::npos) << twice.output;
     expect_rejected(kLenet + " -t bambu --device xcu280 --weights uram", "--weights uram: PandA-Bambu designs have no UltraRAM tier");
     expect_rejected(kLenet + " --weights uram", "--weights uram: xc7z020 has no UltraRAM");
 }
