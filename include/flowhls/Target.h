@@ -25,17 +25,23 @@ inline std::string hls_target_name(HlsTarget target) { return target == HlsTarge
 
 /// Where constant inputs (weights) of a program live in the design.
 enum class WeightPlacement {
-    Auto,  ///< on-chip ROM, smallest first, while they fit in half the part's BRAM; the rest m_axi
+    /// on-chip ROM, smallest first, while they fit in half the part's BRAM (a quarter where
+    /// the URAM tier exists: Vitis, parts with URAM); of the rest, those read by one filter in
+    /// UltraRAM (as Uram), smallest first, while they fit in half the part's URAM; the rest m_axi
+    Auto,
     Rom,   ///< all in on-chip ROM (static const arrays, one source file each)
     Axi,   ///< all read through m_axi ports the testbench fills
+    /// all (read by one filter) in UltraRAM, copied from m_axi ports on the first call (Vitis)
+    Uram,
 };
 
-/// Parses "auto", "rom" or "axi"; throws flowhls::Error for anything else.
+/// Parses "auto", "rom", "axi" or "uram"; throws flowhls::Error for anything else.
 inline WeightPlacement parse_weight_placement(const std::string &name) {
     if (name == "auto") return WeightPlacement::Auto;
     if (name == "rom") return WeightPlacement::Rom;
     if (name == "axi") return WeightPlacement::Axi;
-    throw Error("unknown weight placement '" + name + "' (auto, rom, axi)");
+    if (name == "uram") return WeightPlacement::Uram;
+    throw Error("unknown weight placement '" + name + "' (auto, rom, axi, uram)");
 }
 
 }  // namespace flowhls

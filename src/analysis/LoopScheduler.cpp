@@ -204,11 +204,6 @@ private:
     }
 };
 
-// Cycles from an m_axi read request to its data: the part's off-chip read latency at the clock.
-int axi_read_cycles(const Device &device) {
-    if (device.offchip_read_latency_ns <= 0) return device.op("axi_read").latency;
-    return static_cast<int>(std::ceil(device.offchip_read_latency_ns * device.clock_mhz / 1000.0));
-}
 
 // Reads an m_axi adapter keeps in flight (Vitis's num_read_outstanding default).
 constexpr int kAxiOutstanding = 16;
@@ -782,6 +777,11 @@ FilterSchedule schedule_filter(const Stmt &body, const FilterContext &context, c
     out.tail = sched.last_depth + kModuleCycles;
     // Straight-line code outside any loop needs its own instances.
     return out;
+}
+
+int axi_read_cycles(const Device &device) {
+    if (device.offchip_read_latency_ns <= 0) return device.op("axi_read").latency;
+    return static_cast<int>(std::ceil(device.offchip_read_latency_ns * device.clock_mhz / 1000.0));
 }
 
 }  // namespace flowhls

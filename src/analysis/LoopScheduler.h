@@ -80,6 +80,10 @@ struct AxiBeats {
 /// of `inner` by 0, 1, or, for a group of consecutive elements, by its length. Pure.
 AxiBeats axi_beats(const std::vector<ArrayAccess> &accesses, int element_bits, int width_bits, const std::string &inner);
 
+/// Contract: cycles from an m_axi read request to its data: the part's off-chip read latency at
+/// the clock (the axi_read operator's latency without one). Pure.
+int axi_read_cycles(const Device &device);
+
 /// Contract: schedules `body` (HLS unrolls already applied) the way Vitis HLS does: pipelined
 /// loop nests (from the directives in `context`, or innermost loops with `options` when there
 /// are none) flattened when perfect, their II the max of the target, the port bound per bank

@@ -13,6 +13,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool complete(const ArrayPartition &p) { return p.enabled && p.kind == PartitionKind::Complete; }
 
+// Banks of an array partitioned (not completely) as `p`.
+int64_t bank_count(const ArrayPartition &p) { return p.enabled ? std::max<int64_t>(p.factor, 1) : 1; }
+
 }  // namespace
 
 ChannelImplementation channel_of(const Buffer &b) {
@@ -22,6 +25,7 @@ ChannelImplementation channel_of(const Buffer &b) {
     case ChannelKind::Port:  // an on-chip port: block RAM (ap_memory) or AXI4-Stream
         return {"argument", b.interface.mode == InterfaceMode::Axis ? MemoryKind::Fifo : MemoryKind::Port, 1};
     case ChannelKind::Rom: return {"rom", array, 1};
+    case ChannelKind::Resident: return {"uram-resident", array, 1};  // read on chip; loaded once
     case ChannelKind::Scalar: return {"scalar", MemoryKind::Register, 1};
     case ChannelKind::Stream:
     case ChannelKind::LineBufferedStream:
@@ -41,7 +45,9 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
         a.size = b.size();
         a.bits = stored_bits(graph, b);
         if (a.kind == MemoryKind::Axi) a.axi_width_bits = b.interface.width_bits;
-        if (a.kind == MemoryKind::LocalRam && a.size * a.bits <= device.register_threshold_bits) {
+        // A URAM-resident weight is bound to UltraRAM whatever its size (emitters' bind_storage).
+        if (a.kind == MemoryKind::LocalRam && b.channel != ChannelKind::Resident &&
+            a.size * a.bits <= device.register_threshold_bits) {
             a.kind = MemoryKind::Register;
         }
         arrays[b.name] = a;
@@ -71,7 +77,7 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Dev
         st.ff = size * bits;
         return st;
     }
-    int64_t banks = p.enabled ? std::max<int64_t>(p.factor, 1) : 1;
+    int64_t banks = bank_count(p);
     int64_t depth = ceil_div(size, banks);
     if (depth * bits > device.register_threshold_bits) st.bram18k = banks * bram18k_for(depth, bits);
     if (banks == 1 && device.uram_words > 0 && size <= device.uram_words && bits <= device.uram_bits &&
@@ -79,6 +85,19 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Dev
         st.bram18k = 0;
         st.uram = 1;
     }
+    return st;
+}
+
+int64_t uram_for(int64_t depth, int width, int64_t words, int bits) {
+    if (words <= 0 || bits <= 0) return 0;
+    return ceil_div(depth, words) * ceil_div(width, bits);
+}
+
+Storage uram_storage(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
+    if (complete(p)) return array_storage(size, bits, p, device);  // registers
+    Storage st;
+    int64_t banks = bank_count(p);
+    st.uram = banks * uram_for(ceil_div(size, banks), bits, device.uram_words, device.uram_bits);
     return st;
 }
 

@@ -53,6 +53,10 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
 /// aspect ratios.
 int64_t bram18k_for(int64_t depth, int width);
 
+/// UltraRAM blocks for `depth` words of `width` bits in blocks of `words` words of at most
+/// `bits` bits (0 when the part has none: words or bits 0).
+int64_t uram_for(int64_t depth, int width, int64_t words, int bits);
+
 /// Storage of an array: block RAMs, UltraRAMs, or flip-flops for registers.
 struct Storage {
     int64_t bram18k = 0, uram = 0, ff = 0;
@@ -65,6 +69,11 @@ struct Storage {
 /// with the corpus's 2560..4096-word arrays); a complete partition takes size x bits flip-flops.
 /// Pure.
 Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
+
+/// Contract: storage of a URAM-resident array (ChannelKind::Resident) of `size` words of
+/// `bits` bits with `partition`: each bank at least one UltraRAM (uram_for of its depth); a
+/// complete partition takes size x bits flip-flops. Pure.
+Storage uram_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
 
 /// Contract: what Vitis HLS's synthesis report counts for a FIFO of `depth` words of `bits`:
 /// one BRAM18K when it is larger than the register threshold (shift registers otherwise),

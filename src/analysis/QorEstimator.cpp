@@ -61,6 +61,18 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
 // (its channels), and the port interface of each bank of a block-RAM argument.
 void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate &d) {
     for (const Buffer &b : graph.buffers) {
+        if (b.channel == ChannelKind::Resident) {
+            // A weight its reader copies into UltraRAM on the first call (place-weights).
+            int bits = stored_bits(graph, b);
+            Storage st = uram_storage(b.size(), bits, b.partition, device);
+            ChannelEstimate c{b.name, channel_of(b).kind, b.size(), 0, st.uram, ""};
+            d.total.uram += st.uram;
+            d.total.ff += st.ff;
+            d.channels.push_back(c);
+            int64_t per_beat = std::max<int64_t>(1, b.interface.width_bits / std::max(1, bits));
+            d.first_call_cycles += axi_read_cycles(device) + (b.size() + per_beat - 1) / per_beat;
+            continue;
+        }
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) {
             // The interface of each bank of a block-RAM argument.
             if (channel_of(b).memory == MemoryKind::Port) {

@@ -49,7 +49,8 @@ struct FilterEstimate {
 struct ChannelEstimate {
     std::string name;
     /// "ping-pong" (double buffer in a dataflow region), "array" (sequential top),
-    /// "scalar" (passed by value), "rom" (constant weights on chip), "stream" (FIFO).
+    /// "scalar" (passed by value), "rom" (constant weights on chip), "stream" (FIFO),
+    /// "uram-resident" (a weight loaded into UltraRAM on the first call).
     std::string kind;
     int64_t words = 0;  ///< storage in elements (both halves of a ping-pong buffer)
     int64_t bram18k = 0, uram = 0;
@@ -71,6 +72,10 @@ struct DesignEstimate {
     /// Achieved MAC/cycle / (DSPs x MACs per DSP per cycle for the data type); 0 without
     /// multiplications.
     double dsp_efficiency = 0.0;
+    /// Cycles the first call spends copying the URAM-resident weights from their m_axi ports
+    /// (one burst each, one port beat per cycle) before its filters start; later calls skip
+    /// the copy, so neither the interval nor the latency counts it.
+    int64_t first_call_cycles = 0;
 };
 
 /// Contract: estimates one filter's latency (cycles), the II of its pipelined loops

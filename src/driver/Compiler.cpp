@@ -130,10 +130,7 @@ FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &op
     po.disabled = options.disabled_passes;
     po.time_passes = options.time_passes;
     po.verify_each = options.verify_each;
-    po.weights.placement = options.weights;
-    po.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
-    po.weights.part = device.part;
-    po.weights.axi_width_bits = options.target == HlsTarget::Vitis ? options.axi_width_bits : 0;
+    po.weights = weight_options(options.weights, device, options.target, options.axi_width_bits);
     po.fifo_channels = options.target == HlsTarget::Vitis;
     po.dump = &dump;
     po.log = options.log_stream;

@@ -64,8 +64,13 @@ std::string element_type(const Buffer &b, const TypeNames &types) {
 
 std::string stream_type(const Buffer &b, const TypeNames &types) { return "hls::stream<" + element_type(b, types) + ">"; }
 
+// The parameter name of URAM-resident weight `b`'s m_axi port in its reader's function (the
+// static copy the body reads takes the buffer's name).
+std::string resident_port(const Buffer &b) { return b.name + "_axi"; }
+
 std::string parameter(const Filter &f, const Buffer &b, bool streams, const TypeNames &types) {
     if (b.is_scalar()) return element_type(b, types) + " " + b.name;  // by value
+    if (b.channel == ChannelKind::Resident) return "const " + element_type(b, types) + " " + resident_port(b) + "[" + std::to_string(b.size()) + "]";
     if (streams && b.is_stream()) return stream_type(b, types) + " &" + b.name;
     bool read_only = !contains(f.writes, b.name);
     return std::string(read_only ? "const " : "") + element_type(b, types) + " " + b.name + array_extents(b.size(), b.partition);
@@ -81,6 +86,38 @@ std::map<std::string, std::vector<int64_t>> shaped_arrays(const FilterGraph &g, 
         if (l.partition.enabled && !l.partition.dims.empty()) out[l.name] = l.partition.shape;
     }
     return out;
+}
+
+// The static copy of URAM-resident weight `b` in its reader (declaration, storage binding,
+// partitions) and the copy from its port on the kernel's first call only: UltraScale+ URAM has
+// no initial contents (docs/dataflow.md, "URAM-resident weights").
+void print_resident_copy(const Buffer &b, const KernelStyle &style, const TypeNames &types, std::ostream &os) {
+    os << "    // " << b.name << ": URAM-resident weight, copied from its m_axi port on the first call, kept across calls.\n"
+       << "    static " << element_type(b, types) << " " << b.name << array_extents(b.size(), b.partition) << ";\n"
+       << style.hooks->resident_pragmas(b.name) << style.hooks->array_pragmas(b.name, b.partition)
+       << "    static bool " << b.name << "_loaded = false;\n"
+       << "    if (!" << b.name << "_loaded) {\n"
+       << "    " << b.name << "_load:\n"
+       << "        for (int i = 0; i < " << b.size() << "; i++) {\n";
+    std::vector<std::string> body, before;
+    style.hooks->loop_pragmas(LoopDirective{1, 0}, body, before);
+    for (const std::string &line : body) os << line << "\n";
+    std::string element = b.name;
+    if (b.partition.enabled && !b.partition.dims.empty()) {
+        int64_t stride = 1;
+        std::vector<std::string> indices;
+        for (int64_t extent : b.partition.shape) {
+            indices.insert(indices.begin(), "[(i / " + std::to_string(stride) + ") % " + std::to_string(extent) + "]");
+            stride *= extent;
+        }
+        for (const std::string &index : indices) element += index;
+    } else {
+        element += "[i]";
+    }
+    os << "            " << element << " = " << resident_port(b) << "[i];\n"
+       << "        }\n"
+       << "        " << b.name << "_loaded = true;\n"
+       << "    }\n";
 }
 
 void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, const ValueTypes &values,
@@ -117,6 +154,9 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
         if (!l.scalar) os << style.hooks->array_pragmas(l.name, l.partition);
+    }
+    for (const Buffer *b : params) {
+        if (b->channel == ChannelKind::Resident) print_resident_copy(*b, style, types, os);
     }
     printer.stmt(f.body, os, 1);
     if (!f.returns.empty()) os << "    return " << f.returns << ";\n";

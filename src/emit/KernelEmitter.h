@@ -43,6 +43,9 @@ public:
     /// Lines after the declaration of array `name` (a filter local, an intermediate buffer or,
     /// from top_pragmas, a kernel argument) partitioned as `p`.
     virtual std::string array_pragmas(const std::string & /*name*/, const ArrayPartition &) const { return ""; }
+    /// Lines after the declaration of the static array a filter copies URAM-resident weight
+    /// `name` into (ChannelKind::Resident): the storage binding.
+    virtual std::string resident_pragmas(const std::string & /*name*/) const { return ""; }
     /// Lines at the top of the top function (interfaces, dataflow).
     virtual std::string top_pragmas(const FilterGraph &) const { return ""; }
     /// Lines after the declaration of intermediate stream `b`.

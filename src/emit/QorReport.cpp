@@ -55,7 +55,8 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
         os << "\nChannels:\n";
         for (const ChannelEstimate &c : e.channels) {
             os << "  " << std::left << std::setw(26) << c.name << std::setw(11) << c.kind << std::right << std::setw(9)
-               << c.words << " words" << std::setw(6) << c.bram18k << " BRAM18K\n";
+               << c.words << " words" << std::setw(6) << c.bram18k << " BRAM18K"
+               << (c.kind == "uram-resident" ? ", " + std::to_string(c.uram) + " URAM" : "") << "\n";
             if (!c.reason.empty()) os << "      " << c.reason << "\n";
         }
     }
@@ -74,6 +75,10 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
        << static_cast<double>(e.latency) / d.clock_mhz << " us)\n";
     os << "  interval  " << e.interval << " cycles" << (e.dataflow ? " (dataflow: the slowest filter)" : " (sequential)")
        << "\n";
+    if (e.first_call_cycles > 0) {
+        os << "  first call +" << e.first_call_cycles
+           << " cycles (copying the URAM-resident weights from their m_axi ports; later calls skip it)\n";
+    }
     os << "  throughput " << std::setprecision(6) << e.throughput << " samples/s\n";
     os << "  DSP efficiency " << std::fixed << std::setprecision(1) << 100.0 * e.dsp_efficiency
        << "% (MAC/cycle achieved over the MACs the DSPs in use could do)\n";
@@ -115,6 +120,7 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
     for (const ChannelEstimate &c : e.channels) {
         channels.push_back(
             {{"name", c.name}, {"kind", c.kind}, {"words", c.words}, {"bram18k", c.bram18k}, {"reason", c.reason}});
+        if (c.kind == "uram-resident") channels.back()["uram"] = c.uram;
     }
     j["channels"] = channels;
     nlohmann::ordered_json total = nlohmann::ordered_json::object();
@@ -130,6 +136,8 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
                    {"dsp_efficiency", e.dsp_efficiency},
                    {"resources", total},
                    {"fits", fits}};
+    // The URAM-resident weights' copy on the first call (not in the interval nor the latency).
+    if (e.first_call_cycles > 0) j["design"]["first_call_cycles"] = e.first_call_cycles;
     return j.dump(2) + "\n";
 }
 

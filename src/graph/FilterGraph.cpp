@@ -21,6 +21,7 @@ const char *channel_kind_name(ChannelKind kind) {
     case ChannelKind::Stream: return "stream";
     case ChannelKind::LineBufferedStream: return "line-buffered stream";
     case ChannelKind::WindowBufferedStream: return "window-buffered stream";
+    case ChannelKind::Resident: return "uram-resident";
     }
     return "?";
 }

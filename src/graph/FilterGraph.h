@@ -60,10 +60,14 @@ enum class ChannelKind {
     Stream,              ///< FIFO (hls::stream)
     LineBufferedStream,  ///< FIFO its consumer reads through line buffers and a window
     WindowBufferedStream,  ///< FIFO its consumer copies into a ring of rows it reads at random
+    /// kernel argument (m_axi) its one reader copies, on the kernel's first call only, into a
+    /// static on-chip array bound to UltraRAM and reads from there (place-weights' URAM tier:
+    /// UltraScale+ URAM has no initial contents, so a weight there cannot be a ROM)
+    Resident,
 };
 
 /// Name of a channel kind ("off-chip", "port", "rom", "array", "ping-pong", "scalar",
-/// "stream", "line-buffered stream", "window-buffered stream").
+/// "stream", "line-buffered stream", "window-buffered stream", "uram-resident").
 const char *channel_kind_name(ChannelKind kind);
 
 /// Whether the kind is a FIFO (with or without a line or window buffer at its consumer).

@@ -399,7 +399,7 @@ private:
     }
     static ChannelKind channel_kind(LineReader &r) {
         // Longest names first ("stream" is a suffix of "line-buffered stream").
-        for (ChannelKind k : {ChannelKind::LineBufferedStream, ChannelKind::WindowBufferedStream, ChannelKind::OffChip, ChannelKind::Port, ChannelKind::Rom,
+        for (ChannelKind k : {ChannelKind::Resident, ChannelKind::LineBufferedStream, ChannelKind::WindowBufferedStream, ChannelKind::OffChip, ChannelKind::Port, ChannelKind::Rom,
                               ChannelKind::Array, ChannelKind::PingPong, ChannelKind::Scalar, ChannelKind::Stream}) {
             if (r.accept(channel_kind_name(k))) return k;
         }

@@ -239,8 +239,9 @@ PassResult infer_partitions(FilterGraph &graph) {
     };
     for (Buffer &b : graph.buffers) {
         if (b.is_scalar() || b.is_stream()) continue;
-        // Kernel arguments behind m_axi / axis ports live off chip: only a bram port has banks.
-        bool argument = b.kind == BufferKind::Input || b.kind == BufferKind::Output;
+        // Kernel arguments behind m_axi / axis ports live off chip: only a bram port has banks
+        // (and a URAM-resident weight: its reader's on-chip copy is banked).
+        bool argument = (b.kind == BufferKind::Input || b.kind == BufferKind::Output) && b.channel != ChannelKind::Resident;
         if (argument && b.interface.mode != InterfaceMode::Bram) continue;
         auto it = buffer_cases.find(b.name);
         update(b.partition, b.size(), b.name, it == buffer_cases.end() ? nullptr : &it->second);

@@ -8,7 +8,7 @@ namespace flowhls {
 /// Contract: for every loop with a pipeline directive, takes the accesses one iteration makes
 /// (with the HLS unroll directives applied as copies, and loops inside the pipelined loop
 /// unrolled completely as Vitis HLS does) and groups each array's indices by constant
-/// difference. An array (intermediate, kernel argument on a bram port, ROM or filter local;
+/// difference. An array (intermediate, kernel argument on a bram port, ROM, URAM-resident weight or filter local;
 /// not scalars, streams or m_axi/axis arguments, which live off chip) that needs more than the memory's 1 read + 1 write port per iteration gets an
 /// inferred partition (ArrayPartition::inferred, with the accesses as the reason):
 /// complete for arrays of at most 64 elements whose accesses span it; cyclic with the smallest

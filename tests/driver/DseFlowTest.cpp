@@ -277,9 +277,8 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
 }
 
-TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
-    test::TempDir dir;
-    const std::string schedule = R"({
+// The co-jammed LeNet-5 schedule of DseFlow.LenetOutputChannelJamPassesCsim (below).
+const std::string kLenetJamSchedule = R"({
   "/conv1/Conv": {"schedule": [{"split": {"factor": 3, "inner": "coi", "loop": "co", "outer": "coo"}},
                                {"reorder": ["coi", "ox", "oy", "coo", "n"]}],
                   "unroll": [{"factor": 0, "loop": "coi"}]},
@@ -298,6 +297,10 @@ TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
   "/fc2/Gemm#acc": {"compute_at": {"func": "/fc2/Gemm", "loop": "i"}, "schedule": [{"reorder": ["j", "k"], "stage": 1}]},
   "/fc3/Gemm#acc": {"compute_at": {"func": "/fc3/Gemm", "loop": "i"}, "schedule": [{"reorder": ["j", "k"], "stage": 1}]}
 })";
+
+TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
+    test::TempDir dir;
+    const std::string &schedule = kLenetJamSchedule;
     std::ofstream(dir / "jam.json") << schedule;
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --directives " + (dir / "jam.json") +
@@ -321,6 +324,35 @@ TEST(DseFlow, LenetOutputChannelJamPassesCsim) {
             EXPECT_EQ(l["ii"], 1) << f["name"] << " " << l["name"] << ": " << l["ii_reason"];
         }
         EXPECT_GE(pipelined, 3) << f["name"];
+    }
+}
+
+// The same jam with every weight URAM-resident (--weights uram): infer-partitions banks the
+// readers' static copies like ROMs (conv2's weights in 16 blocks, bound to URAM), every
+// pipelined loop of both convs stays at II 1 and C-sim passes with the testbench supplying
+// the weights through their m_axi ports.
+TEST(DseFlow, LenetOutputChannelJamWithUramWeightsPassesCsim) {
+    test::TempDir dir;
+    std::ofstream(dir / "jam.json") << kLenetJamSchedule;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights uram --directives " +
+                                    (dir / "jam.json") + " --csim -o " + (dir / "u"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    const std::string kernel = test::read_file(dir / "u/kernel.cpp");
+    EXPECT_NE(kernel.find("#pragma HLS bind_storage variable=w_conv2_weight type=ram_2p impl=uram\n"
+                          "#pragma HLS ARRAY_PARTITION variable=w_conv2_weight"),
+              std::string::npos);
+    nlohmann::json r = report(dir / "u");
+    EXPECT_LT(r["design"]["interval_cycles"].get<int64_t>(), 139453) << out;
+    for (const auto &f : r["filters"]) {
+        if (f["name"] != "conv1" && f["name"] != "conv2") continue;
+        for (const auto &l : f["loops"]) {
+            if (!l["pipelined"].get<bool>()) continue;
+            EXPECT_EQ(l["ii"].get<int64_t>(), 1) << f["name"] << " " << l.dump();
+        }
     }
 }
 

@@ -68,6 +68,7 @@ TEST_P(AmdHeaders, SimulationMatchesTheReference) {
         std::string model = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx";
         check(model + " --weights rom", dir / "rom", c.std);
         check(model + " --weights axi", dir / "axi", c.std);
+        check(model + " --device xcvu9p --weights uram", dir / "uram", c.std);  // static copies bound to URAM
         return;
     }
     for (const ExampleInfo &e : list_examples()) {

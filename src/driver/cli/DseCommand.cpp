@@ -140,12 +140,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
         apply_loop_schedule(copy);
         // The weights place-weights puts in external memory: the space copies a jam's block of them.
         FilterGraph graph = extract_filters(lower_for_hls(copy, options.target));
-        WeightOptions weights;
-        weights.placement = options.weights;
-        weights.bram_bytes = o.device.capacity.bram18k * o.device.bram18k_bits / 8;
-        weights.part = o.device.part;
-        weights.axi_width_bits = options.target == HlsTarget::Vitis ? options.axi_width_bits : 0;
-        place_weights(graph, weights);
+        place_weights(graph, weight_options(options.weights, o.device, options.target, options.axi_width_bits));
         o.space = dse::build_space(program, graph);
     }
     dse::SearchOptions so;

@@ -83,10 +83,7 @@ int run_opt(const OptArgs &a) {
         o.directives.directives = file.directives();
     }
     Device device = load_device(a.device, 100.0);
-    o.weights.placement = parse_weight_placement(a.weights);
-    o.weights.bram_bytes = device.capacity.bram18k * device.bram18k_bits / 8;
-    o.weights.part = device.part;
-    o.weights.axi_width_bits = a.axi_width;
+    o.weights = weight_options(parse_weight_placement(a.weights), device, parse_hls_target(a.target), a.axi_width);
     run_passes(graph, a.passes, o);
     // Analyses print comment lines before the graph (hls-unroll replaces the bodies).
     std::string text;
@@ -116,7 +113,7 @@ Command opt_command(CLI::App &app) {
         ->check(CLI::IsMember(analysis_names()));
     c->add_option("-t,--target", a->target, "vitis (FIFO channels) or bambu (none)")->capture_default_str();
     c->add_option("--directives", a->directives, "JSON file of HLS directives for apply-directives");
-    c->add_option("--weights", a->weights, "auto, rom or axi: where place-weights puts constant inputs")
+    c->add_option("--weights", a->weights, "auto, rom, axi or uram: where place-weights puts constant inputs")
         ->capture_default_str();
     c->add_option("--axi-width", a->axi_width, "bits of the m_axi ports place-weights gives weights (8..1024, a power of two)")
         ->check(axi_width())

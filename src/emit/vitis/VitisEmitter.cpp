@@ -109,6 +109,9 @@ public:
     std::string array_pragmas(const std::string &name, const ArrayPartition &p) const override {
         return partition_pragma(name, p);
     }
+    std::string resident_pragmas(const std::string &name) const override {
+        return "#pragma HLS bind_storage variable=" + name + " type=ram_2p impl=uram\n";
+    }
     std::string stream_pragmas(const Buffer &b) const override {
         return "#pragma HLS STREAM variable=" + b.name + " depth=" + std::to_string(b.stream_depth) + "\n";
     }
@@ -152,7 +155,10 @@ public:
         }
         k << "#pragma HLS INTERFACE s_axilite port=return\n";
         for (const Buffer &b : g.buffers) {
-            if (b.kind != BufferKind::Intermediate) k << partition_pragma(b.name, b.partition);
+            // A URAM-resident weight's partitions are its reader's static copy's.
+            if (b.kind != BufferKind::Intermediate && b.channel != ChannelKind::Resident) {
+                k << partition_pragma(b.name, b.partition);
+            }
         }
         if (g.dataflow.legal) {
             k << "#pragma HLS DATAFLOW\n";
