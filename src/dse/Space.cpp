@@ -58,7 +58,7 @@ std::vector<int64_t> unroll_factors(int64_t trip) {
         int64_t iterations = (trip + d - 1) / d;
         bool smallest = (trip + d - 2) / (d - 1) > iterations;  // d - 1 copies need more iterations
         bool little_waste = (iterations * d - trip) * kNonDivisorWaste <= trip;
-        // Steps of at least kNonDivisorStep over the last factor, and no divisor within such a step above.
+        // Steps of at least 20% over the last factor, and no divisor within such a step above.
         auto step = [](int64_t a, int64_t b) { return b * kNonDivisorStepDen >= a * kNonDivisorStepNum; };
         int64_t next = d + 1;
         while (next <= std::min<int64_t>(trip, kMaxUnroll) && trip % next != 0) next++;

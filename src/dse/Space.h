@@ -150,8 +150,9 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 /// whose innermost loops are reduction loops and an innermost pure loop p, the order
 /// "reduction outside" (reorder p inside the reduction loops; a helper is computed at F's loop
 /// enclosing p so it covers p's whole range) and, per order, the HLS unroll of its innermost
-/// loop (p, or the innermost reduction loop in the default order) by the divisors of the trip
-/// count up to kMaxUnroll; other filters: the unroll of their innermost loop. Schedule keys use
+/// loop (p, or the innermost reduction loop in the default order) by unroll_factors of its trip
+/// count (the divisors only in an order that has a jam); other filters: the unroll of their
+/// innermost loop. Schedule keys use
 /// the ONNX node names (`NODE`, `NODE#acc`) where the program has those aliases. Then the
 /// unroll-and-jam knob of every order whose unrolled loop is in the filter's own Func (not a
 /// helper computed inside it): in the stage whose innermost loop (after the order's reorder)
