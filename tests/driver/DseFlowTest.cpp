@@ -158,8 +158,8 @@ TEST(DseFlow, PbMvtMediumFillSpendsTheLeftoverDsps) {
 // divisor between 25 and 40 (mvt) or 15 and 26, 30 and 39 (atax): the chosen MEDIUM designs at
 // HIDA's DSP counts unroll by a factor that does not divide the trip (mvt u31/u31: 13 iterations
 // of 31 copies, the last guarded; atax y u28: 15 of 28), an HLS partial unroll, and pass C
-// simulation against the Halide JIT. Measured (estimates): mvt 12,875 -> 11,489 cycles at 158
-// DSP; atax 16,468 -> 12,022 at 153, below HIDA's published 13,390 (the bound checked).
+// simulation against the Halide JIT. Measured (estimates): mvt 12,875 -> 10,469 cycles at 158
+// DSP; atax 16,468 -> 11,644 at 153, below HIDA's published 13,390 (the bound checked).
 void expect_non_divisor_design_passes_csim(const std::string &kernel, int64_t dsp, int64_t before,
                                            const std::vector<int64_t> &trips) {
     test::TempDir dir;
