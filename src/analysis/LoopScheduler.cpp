@@ -406,6 +406,17 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         }
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         int64_t cond = expr_time(i->condition);
+        if (!contains_loop(i->then_case) && !contains_loop(i->else_case)) {
+            // Straight-line branches (the guarded copies of an unroll whose factor does not
+            // divide the trip): if-converted, scheduled like the code around them from the
+            // condition on, not one after the other.
+            int64_t saved = seq;
+            seq = std::max(seq, cond);
+            straight(i->then_case, loops);
+            straight(i->else_case, loops);
+            seq = saved;
+            return;
+        }
         int64_t start = std::max({seq, done, cond});
         // Both branches are scheduled (the tool if-converts them in pipelines); their memory
         // accesses and operators count.

@@ -35,14 +35,40 @@ std::vector<Dim> stage_dims(const Function &f, int s) {
     return out;
 }
 
-// 1, then the divisors of `trip` in (1, kMaxUnroll].
-std::vector<int64_t> unroll_factors(int64_t trip) {
+// 1, then the divisors of `trip` in (1, kMaxUnroll] (the jam factors: a jam is a Halide split).
+std::vector<int64_t> divisor_factors(int64_t trip) {
     std::vector<int64_t> f = {1};
     for (int64_t d = 2; d <= std::min<int64_t>(trip, kMaxUnroll); d++) {
         if (trip % d == 0) f.push_back(d);
     }
     return f;
 }
+
+}  // namespace
+
+std::vector<int64_t> unroll_factors(int64_t trip) {
+    std::vector<int64_t> f = {1};
+    const int64_t top = std::min<int64_t>(trip - 1, kMaxUnroll);
+    for (int64_t d = 2; d <= std::min<int64_t>(trip, kMaxUnroll); d++) {
+        if (trip % d == 0) {
+            f.push_back(d);
+            continue;
+        }
+        if (d > top) continue;
+        int64_t iterations = (trip + d - 1) / d;
+        bool smallest = (trip + d - 2) / (d - 1) > iterations;  // d - 1 copies need more iterations
+        bool little_waste = (iterations * d - trip) * kNonDivisorWaste <= trip;
+        // Steps of at least 20% over the last factor, and no divisor within such a step above.
+        auto step = [](int64_t a, int64_t b) { return b * kNonDivisorStepDen >= a * kNonDivisorStepNum; };
+        int64_t next = d + 1;
+        while (next <= std::min<int64_t>(trip, kMaxUnroll) && trip % next != 0) next++;
+        bool gap = next > std::min<int64_t>(trip, kMaxUnroll) || step(d, next);
+        if (smallest && little_waste && step(f.back(), d) && gap) f.push_back(d);
+    }
+    return f;
+}
+
+namespace {
 
 // The schedule key of Func `func` (a base name): `alias` when the program maps it to `func`,
 // else the name.
@@ -146,7 +172,8 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         std::vector<Dim> dims = loop_dims(*acc, acc_name, acc_stage, loops, acc_name == filter ? "" : filter);
         plain.unroll_loop = loop_var(dims[0].var);
         plain.unroll_keys = {acc_key};
-        plain.factors = unroll_factors(trip_of(loops, acc_name, acc_stage, dims[0].var));
+        plain.unroll_trip = trip_of(loops, acc_name, acc_stage, dims[0].var);
+        plain.factors = unroll_factors(plain.unroll_trip);
         n.orders.push_back(plain);
         // The innermost pure loop p, moved inside the reduction loops.
         size_t p = 0;
@@ -192,6 +219,7 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         outside.unroll_loop = loop_var(pv);
         outside.unroll_keys = {acc_key};
         if (acc_name != filter) outside.unroll_keys.push_back(n.key);
+        outside.unroll_trip = trip;
         outside.factors = unroll_factors(trip);
         if (legal && acc_name != filter) {
             add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
@@ -209,7 +237,8 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
     if (dims.empty()) return n;
     plain.unroll_loop = loop_var(dims[0].var);
     plain.unroll_keys = {n.key};
-    plain.factors = unroll_factors(trip_of(loops, filter, last, dims[0].var));
+    plain.unroll_trip = trip_of(loops, filter, last, dims[0].var);
+    plain.factors = unroll_factors(plain.unroll_trip);
     n.orders.push_back(plain);
     return n;
 }
@@ -245,7 +274,7 @@ bool has_loop(const Function &f, const std::string &var) {
 // (and `o` unchanged) when the trip has no divisor in (1, kMaxUnroll] or a name is taken.
 bool set_jam(OrderOption &o, const Function &f, const std::string &key, int stage, std::vector<std::string> names,
              size_t i, int64_t trip) {
-    std::vector<int64_t> jams = unroll_factors(trip);
+    std::vector<int64_t> jams = divisor_factors(trip);
     std::string outer = names[i] + "o", inner = names[i] + "i";
     if (jams.size() < 2 || has_loop(f, outer) || has_loop(f, inner)) return false;
     o.jam_key = key;
@@ -474,7 +503,8 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         o.transforms = {layout};
         o.unroll_loop = args[2];
         o.unroll_keys = {n.key};
-        o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(trip_of(loops, n.filter, 0, args[2]));
+        o.unroll_trip = acc ? 0 : trip_of(loops, n.filter, 0, args[2]);
+        o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(o.unroll_trip);
         n.orders.push_back(o);
         return;
     }
@@ -498,7 +528,8 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
     o.unroll_loop = args[0];
     o.unroll_keys = {acc_key};
-    o.factors = unroll_factors(trip_of(loops, n.filter, 0, args[0]));
+    o.unroll_trip = trip_of(loops, n.filter, 0, args[0]);
+    o.factors = unroll_factors(o.unroll_trip);
     std::vector<std::string> after = reordered(dims, &acc_order);
     if (after.size() > 1 && after[1] == args[2] &&
         set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]))) {
@@ -615,6 +646,16 @@ void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs
     }
 }
 
+// An order with a jam keeps the divisor unrolls only: the products of two trips' divisors are
+// already dense (pb_2mm's fill spent its points on tmp's u64, a non-divisor of 190 with a
+// pipeline of 3 iterations, and left tmp idle), and the split form needs a divisor. The
+// non-divisors serve the filters whose unroll is their only parallelism (pb_mvt, pb_atax).
+void keep_divisors_with_jam(OrderOption &o) {
+    if (o.jams.size() < 2 || o.unroll_trip <= 0) return;
+    o.factors.erase(std::remove_if(o.factors.begin(), o.factors.end(), [&](int64_t f) { return o.unroll_trip % f != 0; }),
+                    o.factors.end());
+}
+
 }  // namespace
 
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted) {
@@ -633,6 +674,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         }
         if (fit != funcs.end()) add_reduction_jam(n, program, fit->second, loops);
         add_hwc_order(n, program, funcs, loops, offchip);
+        for (OrderOption &o : n.orders) keep_divisors_with_jam(o);
         bool some = false;
         for (const OrderOption &o : n.orders) {
             some = some || o.factors.size() > 1 || !o.transforms.empty() || o.jams.size() > 1;
@@ -685,9 +727,11 @@ void add_block_copies(HlsSchedule &s, const OrderOption &o, const std::string &f
     }
 }
 
-// Whether the unroll of `o` by `factor` is the split form (OrderOption::unroll_inner) at jam `jam`.
+// Whether the unroll of `o` by `factor` is the split form (OrderOption::unroll_inner) at jam
+// `jam`: not for a factor that does not divide the trip (an HLS partial unroll, guarded copies).
 bool split_unroll(const OrderOption &o, int jam, int64_t factor) {
-    return jam > 0 && factor > 1 && !o.unroll_inner.empty() && o.jam_helper_key.empty();
+    bool divides = o.unroll_trip > 0 && o.unroll_trip % factor == 0;
+    return jam > 0 && factor > 1 && divides && !o.unroll_inner.empty() && o.jam_helper_key.empty();
 }
 
 // A split of `loop` into `outer`, `inner` by `factor` in the jammed stage of `o`.

@@ -21,8 +21,12 @@ struct OrderOption {
     /// The loop unrolled (by variable name) and the Funcs (schedule keys) it is unrolled in.
     std::string unroll_loop;
     std::vector<std::string> unroll_keys;
-    /// Unroll factors, 1 first, then the divisors of the loop's trip count up to kMaxUnroll.
+    /// Unroll factors, 1 first (unroll_factors: divisors of the loop's trip count up to
+    /// kMaxUnroll and a few non-divisors between them).
     std::vector<int64_t> factors;
+    /// The trip count of `unroll_loop` the factors were taken from (0: unknown); a factor that
+    /// does not divide it is an HLS partial unroll with guarded copies, never the split form.
+    int64_t unroll_trip = 0;
     /// Unroll-and-jam (`jams` empty: not offered): the pure loop `jam_loop` enclosing the
     /// pipelined loop in stage `jam_stage` of `jam_key` is split by a factor into
     /// `jam_outer`, `jam_inner`; the inner loop is moved innermost (`jam_order`, the stage's
@@ -150,14 +154,31 @@ int hwc_order(const NodeKnobs &n);
 /// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
 constexpr int64_t kMaxUnroll = 64;
 
+/// Non-divisor unroll factors (unroll_factors): a factor whose last iteration runs guarded
+/// copies is offered only when it wastes at most 1/kNonDivisorWaste of the trip in guarded
+/// copies and lies at least kNonDivisorStepNum/kNonDivisorStepDen (20%) above the factor before it,
+/// with no divisor within that step above it (divisors are preferred).
+constexpr int64_t kNonDivisorWaste = 20;
+constexpr int64_t kNonDivisorStepNum = 6, kNonDivisorStepDen = 5;
+
+/// The unroll factors of a loop of trip count `trip`, ascending: 1, the divisors of `trip` up
+/// to kMaxUnroll, and between them the non-divisors `d` (up to min(trip - 1, kMaxUnroll)) that
+/// (a) are the smallest factor giving ceil(trip / d) iterations, (b) leave at most
+/// trip / kNonDivisorWaste guarded copies idle, (c) are at least 20% above the factor before
+/// and (d) have no divisor within 20% above them. The HLS tool unrolls such a loop with
+/// an exit check per copy; the estimator prices ceil(trip / d) iterations of d guarded copies.
+/// Pure.
+std::vector<int64_t> unroll_factors(int64_t trip);
+
 /// Contract: the knobs of `program` read from `extracted`, the filter graph extracted from the
 /// program's default lowering (loops named `FUNC.sN.VAR`, constant trips). For each filter F:
 /// when F (or a helper Func computed inside it, an ONNX node's accumulation) has an update
 /// whose innermost loops are reduction loops and an innermost pure loop p, the order
 /// "reduction outside" (reorder p inside the reduction loops; a helper is computed at F's loop
 /// enclosing p so it covers p's whole range) and, per order, the HLS unroll of its innermost
-/// loop (p, or the innermost reduction loop in the default order) by the divisors of the trip
-/// count up to kMaxUnroll; other filters: the unroll of their innermost loop. Schedule keys use
+/// loop (p, or the innermost reduction loop in the default order) by unroll_factors of its trip
+/// count (the divisors only in an order that has a jam); other filters: the unroll of their
+/// innermost loop. Schedule keys use
 /// the ONNX node names (`NODE`, `NODE#acc`) where the program has those aliases. Then the
 /// unroll-and-jam knob of every order whose unrolled loop is in the filter's own Func (not a
 /// helper computed inside it): in the stage whose innermost loop (after the order's reorder)

@@ -89,6 +89,74 @@ TEST(Space, TwoMmOffersTheReductionOutsideAndDivisorUnrolls) {
     EXPECT_EQ(point_text(s, c), "tmp:outside/u10");
 }
 
+// Non-divisor unrolls (issue 14): between the divisors of a trip, a few factors whose last
+// iteration runs guarded copies: the smallest factor for its iteration count, at most 1/20 of
+// the trip in idle copies, steps of 20%, no divisor within a step above.
+TEST(Space, UnrollFactorsAddFewNonDivisors) {
+    EXPECT_EQ(unroll_factors(400), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 31, 40, 50}));
+    EXPECT_EQ(unroll_factors(410), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 18, 22, 28, 41, 52}));
+    EXPECT_EQ(unroll_factors(28), (std::vector<int64_t>{1, 2, 4, 7, 14, 28}));  // 5 or 6: 2 idle copies of 30
+    EXPECT_EQ(unroll_factors(7), (std::vector<int64_t>{1, 7}));
+    EXPECT_EQ(unroll_factors(1), (std::vector<int64_t>{1}));
+    EXPECT_EQ(unroll_factors(0), (std::vector<int64_t>{1}));
+    for (int64_t trip : {24, 65, 128, 250, 390, 1000}) {
+        std::vector<int64_t> f = unroll_factors(trip);
+        for (size_t i = 1; i < f.size(); i++) {
+            EXPECT_LT(f[i - 1], f[i]) << trip;
+            EXPECT_LE(f[i], kMaxUnroll) << trip;
+            if (trip % f[i] == 0) continue;
+            int64_t iterations = (trip + f[i] - 1) / f[i];
+            EXPECT_GT((trip + f[i] - 2) / (f[i] - 1), iterations) << trip << " / " << f[i];
+            EXPECT_LE((iterations * f[i] - trip) * kNonDivisorWaste, trip) << trip << " / " << f[i];
+            EXPECT_GE(f[i] * kNonDivisorStepDen, f[i - 1] * kNonDivisorStepNum) << trip << " / " << f[i];
+        }
+    }
+}
+
+// pb_mvt MEDIUM (trips 400, no jam): the "reduction outside" order offers u31 (13 iterations of
+// 31 copies, the last with 3 guarded copies idle) as an HLS partial unroll, never a split; the
+// estimator prices 13 iterations of 31 copies. gemm's order has a jam: divisors only there.
+TEST(Space, MvtNonDivisorUnrollIsAGuardedHlsUnroll) {
+    HalideProgram program = build_example("pb_mvt", "", "medium");
+    DesignSpace s = space_of(program);
+    const NodeKnobs *x1 = node(s, "x1_out");
+    ASSERT_NE(x1, nullptr);
+    ASSERT_EQ(x1->orders.size(), 2u);
+    const OrderOption &o = x1->orders[1];
+    EXPECT_EQ(o.unroll_trip, 400);
+    EXPECT_TRUE(o.jams.empty());
+    EXPECT_EQ(o.factors, unroll_factors(400));
+    auto u31 = std::find(o.factors.begin(), o.factors.end(), 31);
+    ASSERT_NE(u31, o.factors.end());
+    PointChoices p(s.nodes.size());
+    p[x1 - s.nodes.data()] = {1, static_cast<int>(u31 - o.factors.begin())};
+    ASSERT_EQ(point_text(s, p), "x1_out:outside/u31");
+    HlsSchedule schedule = point_schedule(s, p);
+    for (const LoopTransform &t : schedule.transforms()) EXPECT_NE(t.kind, LoopTransform::Kind::Split);
+    bool unrolled = false;
+    for (const Directive &d : schedule.directives()) unrolled = unrolled || (d.kind == Directive::Kind::Unroll && d.value == 31);
+    EXPECT_TRUE(unrolled);
+    CompileOptions options;
+    options.device = "xcu280";
+    options.clock_mhz = 300;
+    HalideProgram point = program;
+    point.directives.append(schedule);
+    DesignEstimate e = estimate_program(point, options);
+    // The flattened (j, i) nest: 400 x ceil(400 / 31) iterations at II 1; the guarded copies are
+    // if-converted, side by side (chained one after the other its latency was 5,633 cycles).
+    const LoopEstimate *nest = nullptr;
+    for (const FilterEstimate &f : e.filters) {
+        for (const LoopEstimate &l : f.loops) nest = f.name == "x1_out" && l.trip == 400 * 13 ? &l : nest;
+    }
+    ASSERT_NE(nest, nullptr);
+    EXPECT_EQ(nest->ii, 1);
+    EXPECT_LT(nest->latency, 400 * 13 + 64);
+    DesignSpace gemm_space = space_of(build_example("pb_gemm", "", "medium"));
+    const NodeKnobs *gemm = node(gemm_space, "C_out");
+    ASSERT_NE(gemm, nullptr);
+    for (int64_t f : gemm->orders[0].factors) EXPECT_EQ(220 % f, 0) << f;
+}
+
 TEST(Space, LenetKnobsUseOnnxNodeNames) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
     DesignSpace s = space_of(p);
@@ -575,11 +643,12 @@ TEST(SpaceInt8, FusedQdqGemmOffersTheReductionOutside) {
     ASSERT_NE(gemm, nullptr);
     ASSERT_EQ(gemm->orders.size(), 3u);  // default, reduction outside, hwc (4 arguments)
     EXPECT_EQ(gemm->orders[0].unroll_loop, "ci");  // 48 input channels
-    EXPECT_EQ(gemm->orders[0].factors, (std::vector<int64_t>{1, 2, 3, 4, 6, 8, 12, 16, 24, 48}));
+    // The divisors of 48 and the non-divisors 5 and 10 (10 and 5 iterations, 2 guarded copies idle).
+    EXPECT_EQ(gemm->orders[0].factors, (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 48}));
     const OrderOption &o = gemm->orders[1];
     EXPECT_EQ(o.name, "reduction outside");
     EXPECT_EQ(o.unroll_loop, "co");  // 20 output channels, inside ci
-    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 5, 10, 20}));
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 3, 4, 5, 7, 10, 20}));  // 3, 7: 7 and 3 iterations of 21
     ASSERT_EQ(o.transforms.size(), 2u);
     EXPECT_EQ(o.transforms[0].at_loop, "n");
     EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "kx", "ky", "ci"}));
@@ -616,7 +685,8 @@ TEST(SpaceInt8, ZooLenetInt8FcLayersHaveKnobs) {
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
 // The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
-// it uses divides its loop's trip count (the space offers nothing else).
+// it uses divides its loop's trip count (gemm's one order has a jam: the space offers no
+// non-divisor unroll there).
 TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
     DesignSpace s = space_of(build_example("pb_gemm", "", "medium"));
     ASSERT_EQ(s.nodes.size(), 1u);

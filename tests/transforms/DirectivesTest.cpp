@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <gtest/gtest.h>
 
 namespace flowhls {
@@ -223,6 +224,31 @@ TEST(Directives, OnnxModelKeyedByNodeAndValueNamesSimulates) {
     EXPECT_TRUE(has(k, "#pragma HLS STREAM variable=conv1 depth=4\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=Relu type=cyclic factor=4 dim=1\n")) << k;
     EXPECT_TRUE(has(k, "#pragma HLS INLINE\n")) << k;
+}
+
+// An unroll factor that does not divide the trip (issue 14): pb_mvt SMALL's row loop (trip 120)
+// unrolled by 7 by hand, inside the reduction. The HLS tool unrolls it with exit checks; the
+// estimate prices ceil(120 / 7) = 18 iterations of 7 copies (the last guarded); infer-partitions
+// banks the arrays cyclic 7 (not a divisor of 120: fine for Vitis); C-sim passes for Vitis and
+// PandA-Bambu (`#pragma GCC unroll 7`).
+TEST(Directives, NonDivisorUnrollByHandPassesCsim) {
+    test::TempDir dir;
+    write(dir / "d.json", R"({"x1_out": {"schedule": [{"reorder": ["i", "j"], "stage": 1}],
+                              "unroll": [{"loop": "i", "factor": 7}]}})");
+    std::string out;
+    const std::string program = "compile --example pb_mvt --size small --directives " + (dir / "d.json");
+    ASSERT_EQ(test::run_flowhls(program + " --csim -o " + (dir / "v"), &out), 0) << out;
+    EXPECT_TRUE(has(out, "csim: PASS")) << out;
+    std::string k = test::read_file(dir / "v/kernel.cpp");
+    EXPECT_TRUE(has(k, "i_2 < 120; i_2++) {\n#pragma HLS PIPELINE II=1\n#pragma HLS UNROLL factor=7\n")) << k;
+    EXPECT_TRUE(has(k, "#pragma HLS ARRAY_PARTITION variable=x1_out type=cyclic factor=7 dim=1\n")) << k;
+    std::string report = test::read_file(dir / "v/report.txt");
+    EXPECT_TRUE(has(report, "applied: unroll factor 7 of loop i_2 (filter compute_x1_out)")) << report;
+    EXPECT_TRUE(std::regex_search(report, std::regex(R"(\n  i +18 +1 )"))) << report;  // the copy loop
+    EXPECT_TRUE(std::regex_search(report, std::regex(R"(\n  j_x \(x2 flat\) +2160 +1 )"))) << report;  // 120 x 18
+    ASSERT_EQ(test::run_flowhls(program + " -t bambu --csim -o " + (dir / "b"), &out), 0) << out;
+    EXPECT_TRUE(has(out, "csim: PASS")) << out;
+    EXPECT_TRUE(has(test::read_file(dir / "b/kernel.c"), "#pragma GCC unroll 7\n"));
 }
 
 TEST(Directives, BambuAppliesUnrollAndListsTheRest) {
