@@ -804,6 +804,64 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
     EXPECT_EQ(r.points[r.chosen].choices[1].jam, 0) << pareto_csv(s, r);
 }
 
+// A jam series gives no unroll to a filter whose unrolls did not pay: f0 (work 28,000) gains
+// only from a jam and offers the unroll 7 (as ResNet-18 224x224's conv1, its ring read at II 7
+// when unrolled), f1 (work 64,000) gains from both. At the jam target 4,000 f0 needs 7 copies:
+// `u7` would be the least parallelism reaching it (interval 28,000, the series would stop);
+// the balanced series showed that its unroll does not pay, so it takes `j8` (interval 4,000
+// or below).
+TEST(Search, JamSeriesSkipsAnUnrollThatDidNotPay) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o = toy_default_order(n.key);
+        if (i == 0) o.factors = {1, 7};
+        o.jam_key = n.key;
+        o.jam_loop = "y";
+        o.jam_outer = "yo";
+        o.jam_inner = "yi";
+        o.jam_stage = 1;
+        o.jam_order = {"yi", "x", "yo"};
+        o.jams = {1, 2, 4, 8};
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 2; i++) {
+            std::string name = "f" + std::to_string(i);
+            int64_t u = 1, j = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == name && d.loop == "x") u = d.value;
+            }
+            for (const LoopTransform &t : schedule.transforms()) {
+                if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
+            }
+            FilterEstimate f;
+            f.name = name;
+            f.latency = i == 0 ? 28000 / j : 64000 / (u * j);
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += 5 * u * j;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 16;
+    SearchResult r = explore(s, model, o);
+    bool unrolled = false;
+    int64_t best_jam = 0;
+    for (const EvaluatedPoint &p : r.points) {
+        if (p.origin != "jam") continue;
+        unrolled = unrolled || p.choices[0].unroll > 0;
+        best_jam = best_jam == 0 ? p.interval : std::min(best_jam, p.interval);
+    }
+    EXPECT_FALSE(unrolled) << pareto_csv(s, r);
+    EXPECT_LE(best_jam, 4000) << pareto_csv(s, r);
+}
+
 // The streaming-layout series: two filters whose maps need 1,000 BRAM18K each as ping-pong
 // buffers and 100 in the "hwc" layout (the order's reorder marks it in the schedule). With a
 // BRAM budget of 1,500 no point without the layout fits: the series starts from the point
