@@ -261,7 +261,7 @@ void add_model_options(CLI::App *c, CompileArgs &a) {
         ->allow_extra_args(false);
     c->add_option("--test-data", a.test_data,
                   "directory with input_N.pb / output_N.pb (default: test_data_set_0 beside the model)");
-    c->add_option("--weights", a.weights, "where model weights live: auto (ROM while they fit half the BRAM, then UltraRAM loaded on the first call while they fit half the URAM; Vitis), rom, axi, uram")
+    c->add_option("--weights", a.weights, "where model weights live: auto (ROM while they fit half the BRAM, a quarter on parts with UltraRAM, then UltraRAM loaded on the first call while they fit half the URAM; Vitis), rom, axi, uram")
         ->capture_default_str();
     c->add_option("--axi-width", a.axi_width,
                   "Vitis: bits of the m_axi ports of weights in external memory (widened; 8..1024, a power of two)")
