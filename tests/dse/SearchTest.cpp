@@ -747,6 +747,29 @@ OrderOption toy_default_order(const std::string &key) {
     return o;
 }
 
+// Gives a toy order the output-channel jam of loop y (split into yo, yi; yi outermost) by 1, 2, 4, 8.
+void add_toy_jam(OrderOption &o) {
+    o.jam_key = o.unroll_keys.front();
+    o.jam_loop = "y";
+    o.jam_outer = "yo";
+    o.jam_inner = "yi";
+    o.jam_stage = 1;
+    o.jam_order = {"yi", "x", "yo"};
+    o.jams = {1, 2, 4, 8};
+}
+
+// A toy filter's unroll of x and jam of y in `schedule` (1 where it has none).
+std::pair<int64_t, int64_t> toy_unroll_and_jam(const HlsSchedule &schedule, const std::string &name) {
+    int64_t u = 1, j = 1;
+    for (const Directive &d : schedule.directives()) {
+        if (d.target == name && d.loop == "x") u = d.value;
+    }
+    for (const LoopTransform &t : schedule.transforms()) {
+        if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
+    }
+    return {u, j};
+}
+
 // The per-filter mix of the balanced and the jam points: f0 gains only from a jam (an unroll
 // multiplies its reads of a kernel input's one port, as for LeNet-5's conv1), f1 only from an
 // unroll (a jam multiplies its weight reads through m_axi, as for ResNet-18's layer4): the
@@ -757,13 +780,7 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
         NodeKnobs n;
         n.filter = n.key = "f" + std::to_string(i);
         OrderOption o = toy_default_order(n.key);
-        o.jam_key = n.key;
-        o.jam_loop = "y";
-        o.jam_outer = "yo";
-        o.jam_inner = "yi";
-        o.jam_stage = 1;
-        o.jam_order = {"yi", "x", "yo"};
-        o.jams = {1, 2, 4, 8};
+        add_toy_jam(o);
         n.orders.push_back(o);
         s.nodes.push_back(n);
     }
@@ -771,13 +788,7 @@ TEST(Search, MixTakesEachFiltersFasterParallelism) {
         DesignEstimate e;
         for (int i = 0; i < 2; i++) {
             std::string name = "f" + std::to_string(i);
-            int64_t u = 1, j = 1;
-            for (const Directive &d : schedule.directives()) {
-                if (d.target == name && d.loop == "x") u = d.value;
-            }
-            for (const LoopTransform &t : schedule.transforms()) {
-                if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
-            }
+            auto [u, j] = toy_unroll_and_jam(schedule, name);
             FilterEstimate f;
             f.name = name;
             f.latency = 64000 / (i == 0 ? j : u);
@@ -817,13 +828,7 @@ TEST(Search, JamSeriesSkipsAnUnrollThatDidNotPay) {
         n.filter = n.key = "f" + std::to_string(i);
         OrderOption o = toy_default_order(n.key);
         if (i == 0) o.factors = {1, 7};
-        o.jam_key = n.key;
-        o.jam_loop = "y";
-        o.jam_outer = "yo";
-        o.jam_inner = "yi";
-        o.jam_stage = 1;
-        o.jam_order = {"yi", "x", "yo"};
-        o.jams = {1, 2, 4, 8};
+        add_toy_jam(o);
         n.orders.push_back(o);
         s.nodes.push_back(n);
     }
@@ -831,13 +836,7 @@ TEST(Search, JamSeriesSkipsAnUnrollThatDidNotPay) {
         DesignEstimate e;
         for (int i = 0; i < 2; i++) {
             std::string name = "f" + std::to_string(i);
-            int64_t u = 1, j = 1;
-            for (const Directive &d : schedule.directives()) {
-                if (d.target == name && d.loop == "x") u = d.value;
-            }
-            for (const LoopTransform &t : schedule.transforms()) {
-                if (t.func == name && t.kind == LoopTransform::Kind::Split) j = t.factor;
-            }
+            auto [u, j] = toy_unroll_and_jam(schedule, name);
             FilterEstimate f;
             f.name = name;
             f.latency = i == 0 ? 28000 / j : 64000 / (u * j);
