@@ -487,6 +487,11 @@ def npy_huge_shape(r):
     return npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000, 100000), }", b"\0" * 16), "npy"
 
 
+def npy_dim_over_int64(r):
+    # 19 digits, beyond int64 (found by the fuzzer: the reader once threw out_of_range).
+    return npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 9999999999999999999), }", b"\0" * 16), "npy"
+
+
 def npy_negative_dim(r):
     return npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 4), }", b"\0" * 16), "npy"
 
@@ -549,7 +554,7 @@ def pb_garbage(r):
     return bytes(r.getrandbits(8) for _ in range(r.randint(1, 64))), "pb"
 
 
-DATA = [npy_shape_not_tuple, npy_claims_more, npy_huge_shape, npy_negative_dim, npy_header_length_lies,
+DATA = [npy_shape_not_tuple, npy_claims_more, npy_huge_shape, npy_dim_over_int64, npy_negative_dim, npy_header_length_lies,
         npy_version_3_huge_header, npy_bad_dtype, npy_fortran, npy_not_npy, pb_claims_more, pb_negative_dims,
         pb_unknown_type, pb_external, pb_garbage]
 

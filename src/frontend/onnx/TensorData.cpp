@@ -1,4 +1,5 @@
 // Conversions between ONNX TensorProtos, .npy files and Halide buffers.
+#include <charconv>
 #include "frontend/onnx/TensorData.h"
 #include "flowhls/Error.h"
 #include "frontend/onnx/Converter.h"
@@ -299,10 +300,12 @@ private:
         while (!peek(')')) {
             skip_space();
             size_t start = pos_;
-            while (pos_ < text_.size() && pos_ - start < 19 && std::isdigit(static_cast<unsigned char>(text_[pos_]))) pos_++;
+            while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) pos_++;
             if (pos_ == start) fail("has a 'shape' whose items are not non-negative integers");
-            if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) fail("has a dimension that is too large");
-            dims.push_back(std::stoll(text_.substr(start, pos_ - start)));
+            int64_t dim = 0;
+            auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, dim);
+            if (ec != std::errc() || end != text_.data() + pos_) fail("has a dimension that is too large");
+            dims.push_back(dim);
             if (!peek(',')) break;
             pos_++;
         }
