@@ -3,6 +3,7 @@
 #include "flowhls/Error.h"
 #include "ir/IRText.h"
 
+#include <charconv>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -252,7 +253,9 @@ public:
         if (j < s.size() && s[j] == '-') j++;
         while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) j++;
         if (j == i || (j == i + 1 && s[i] == '-')) fail("expected an integer");
-        int64_t v = std::stoll(s.substr(i, j - i));
+        int64_t v = 0;
+        auto [end, ec] = std::from_chars(s.data() + i, s.data() + j, v);
+        if (ec != std::errc() || end != s.data() + j) fail("integer out of range");
         i = j;
         return v;
     }
@@ -648,7 +651,14 @@ private:
     }
 
     int filter_id(const std::string &n, int line) const {
-        if (n.size() > 1 && n[0] == '#') return std::stoi(n.substr(1));
+        if (n.size() > 1 && n[0] == '#') {
+            int id = -1;
+            auto [end, ec] = std::from_chars(n.data() + 1, n.data() + n.size(), id);
+            if (ec != std::errc() || end != n.data() + n.size() || id < 0) {
+                throw Error(source + ":" + std::to_string(line) + ": '" + n + "' is not a filter number");
+            }
+            return id;
+        }
         for (size_t i = 0; i < g.filters.size(); i++) {
             if (g.filters[i].name == n) return static_cast<int>(i);
         }
