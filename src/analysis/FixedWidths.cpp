@@ -64,9 +64,24 @@ Range hull(const Range &a, const Range &b) { return {std::min(a.lo, b.lo), std::
 
 bool finite(const Range &r) { return std::isfinite(r.lo) && std::isfinite(r.hi); }
 
+// The values of `v` stored in format `fmt`: rounded onto its grid (to nearest: outward by at
+// most a step) and saturated into its range. Rounding and saturation are monotonic, so the
+// bounds' images bound the stored values.
+Range saturated(const Range &v, const FixedFormat &fmt) {
+    const Real step = std::ldexp((Real)1, -fmt.fraction());
+    const Real top = std::ldexp((Real)1, fmt.integer - 1) - step, bottom = -std::ldexp((Real)1, fmt.integer - 1);
+    auto onto = [&](Real x, bool ceil) {
+        if (!std::isfinite(x)) return x > 0 ? top : bottom;
+        Real q = std::ldexp(ceil ? std::ceil(std::ldexp(x, fmt.fraction())) : std::floor(std::ldexp(x, fmt.fraction())), -fmt.fraction());
+        return std::clamp(q, bottom, top);
+    };
+    return {onto(v.lo, false), onto(v.hi, true)};
+}
+
 class Analysis {
 public:
-    Analysis(const FilterGraph &g, const Filter &f) : g(g), owners(fixed_buffers(g)), own(f.fixed) {
+    Analysis(const FilterGraph &g, const Filter &f, const StoredRanges &produced)
+        : g(g), owners(fixed_buffers(g)), own(f.fixed), produced(produced) {
         for (const LocalBuffer &l : f.locals) locals[l.name] = l.scalar;
         walk(f.body);
     }
@@ -76,6 +91,7 @@ private:
     const FilterGraph &g;
     const std::map<std::string, const Filter *> owners;
     const FixedFormat own;
+    const StoredRanges &produced;
     // Loads of float buffers that are not fixed point bound to a let: the let is declared in the
     // filter's data type (emit/FixedTypes' add_fixed_values), so the value is converted to it.
     std::set<const IRNode *> converted;
@@ -83,6 +99,7 @@ private:
     std::map<std::string, Expr> scope;
     std::vector<Loop> loops;
     std::vector<LocalStore> stores;
+    std::vector<std::pair<std::string, Expr>> outputs;  // stores to buffers that are not locals
     std::vector<Expr> values;  // every float let and stored value, lets substituted
     std::map<std::string, std::optional<Range>> local_ranges;
     std::map<const IRNode *, std::optional<Range>> memo;
@@ -132,6 +149,7 @@ void Analysis::walk(const Stmt &s) {
         // A scalar's stored values are its range (accumulator: `acc + term` is not acc's range + term's).
         if (v.type().is_float() && (local == locals.end() || !local->second)) values.push_back(v);
         if (local != locals.end()) stores.push_back({st->name, v, loops});
+        else if (v.type().is_float()) outputs.push_back({st->name, v});
     } else if (const IfThenElse *i = s.as<IfThenElse>()) {
         walk(i->then_case);
         walk(i->else_case);
@@ -225,6 +243,8 @@ std::optional<Range> Analysis::load_range(const Load *l) {
     auto owner = owners.find(l->name);
     if (owner == owners.end() && !converted.count(l)) return fail("a load of float buffer " + b.name + " (not fixed point)");
     fmt = owner != owners.end() ? owner->second->fixed : own;
+    auto proven = owner != owners.end() ? produced.find(l->name) : produced.end();
+    if (proven != produced.end()) return Range{(Real)proven->second.first, (Real)proven->second.second};
     return Range{-std::ldexp((Real)1, fmt.integer - 1), std::ldexp((Real)1, fmt.integer - 1) - std::ldexp((Real)1, -fmt.fraction())};
 }
 
@@ -283,7 +303,14 @@ std::optional<Range> Analysis::accumulator(const std::string &acc) {
     if (!term.defined() || reads(term, acc)) return fail("accumulator " + acc + ": an update other than acc + x, max, min");
     std::optional<Range> step = range(term);
     if (!step) return std::nullopt;
-    if (mx || mn) return hull(*start, *step);
+    if (mx || mn) {
+        // At least one update (every reduction loop runs): max(init, x...) >= max(init.lo, x.lo).
+        bool runs = true;
+        for (size_t i = init->loops.size(); i < update->loops.size(); i++) runs = runs && update->loops[i].extent > 0;
+        if (!runs) return hull(*start, *step);
+        if (mx) return Range{std::max(start->lo, step->lo), std::max(start->hi, step->hi)};
+        return Range{std::min(start->lo, step->lo), std::min(start->hi, step->hi)};
+    }
     if (const Mul *m = strip(term).as<Mul>()) {  // the per-output sum of |w| times max |x|
         for (int side = 0; side < 2; side++) {
             const Expr &w = side ? m->b : m->a, &x = side ? m->a : m->b;
@@ -405,21 +432,48 @@ std::optional<FixedSumBound> Analysis::run(const Filter &f, std::string *why_not
     while (out.integer < 64 && (hi > std::ldexp((Real)1, out.integer - 1) - step || lo < -std::ldexp((Real)1, out.integer - 1))) {
         out.integer++;
     }
+    for (const auto &[name, value] : outputs) {
+        Range v = *range(value);  // in `values`: bounded above
+        Range r = saturated(v, own);
+        auto at = out.stored.find(name);
+        if (at != out.stored.end()) r = hull(r, {(Real)at->second.first, (Real)at->second.second});
+        out.stored[name] = {(double)r.lo, (double)r.hi};
+    }
     return out;
 }
 
 }  // namespace
 
-std::optional<FixedSumBound> fixed_sum_bound(const FilterGraph &g, const Filter &f, std::string *why_not) {
+std::optional<FixedSumBound> fixed_sum_bound(const FilterGraph &g, const Filter &f, std::string *why_not,
+                                             const StoredRanges &produced) {
     if (!f.fixed.enabled()) return std::nullopt;
-    return Analysis(g, f).run(f, why_not);
+    return Analysis(g, f, produced).run(f, why_not);
 }
 
 void prove_fixed_accumulators(FilterGraph &g) {
     std::vector<std::pair<int, double>> proven(g.filters.size(), {0, -1.0});
+    // A buffer's range is used once every filter writing it has been proven; one writer
+    // without a proof (or a store not seen) leaves it to its format.
+    StoredRanges produced, pending;
+    std::map<std::string, int> writers_left;
+    std::set<std::string> unknown;
+    for (const Filter &f : g.filters) {
+        for (const std::string &out : f.writes) writers_left[out]++;
+    }
     for (size_t i = 0; i < g.filters.size(); i++) {
         std::string why;
-        std::optional<FixedSumBound> b = fixed_sum_bound(g, g.filters[i], &why);
+        std::optional<FixedSumBound> b = fixed_sum_bound(g, g.filters[i], &why, produced);
+        for (const std::string &out : g.filters[i].writes) {
+            if (!b || !b->stored.count(out)) {
+                unknown.insert(out);
+            } else {
+                std::pair<double, double> r = b->stored.at(out);
+                auto at = pending.find(out);
+                if (at != pending.end()) r = {std::min(r.first, at->second.first), std::max(r.second, at->second.second)};
+                pending[out] = r;
+            }
+            if (--writers_left[out] == 0 && !unknown.count(out)) produced[out] = pending[out];
+        }
         // Wider than the rule: kept at the rule (its sums could saturate; not widened here).
         if (b && b->integer <= g.filters[i].fixed.integer + 10) proven[i] = {b->integer, std::max(-b->lo, b->hi)};
     }

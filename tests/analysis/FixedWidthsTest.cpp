@@ -89,6 +89,50 @@ TEST(FixedWidths, SumsBoundedPerOutputByTheQuantizedWeightsAndTheProducersFormat
     EXPECT_EQ(g.filters[0].fixed.accumulator(), (FixedFormat{23, 13}));  // the rule: 2F + I + 10
 }
 
+TEST(FixedWidths, AProducersProvenRangeBoundsItsConsumer) {
+    // p becomes a ReLU of the kernel input, read through a let in its own format:
+    // t in [-4, 3.96875], x = max(t, 0) in [0, 3.96875]. mac's sums per output then:
+    //   v=0: 0.25 + 1.5 * 3.96875 = 6.203125;   0.25 - 0.25 * 3.96875 = -0.7421875
+    //   v=1: -0.5 + 2.5 * 3.96875 = 9.421875;   -0.5 - 3.96875 = -4.46875
+    //   v=2: 2.28125 * 3.96875 = 9.0537109375;  0
+    //   v=3: 1;                                 1 - 2 * 3.96875 = -6.9375
+    // A single product w * x lies in [-2, 1.984375] * [0, 3.96875] = [-7.9375, 7.875], so the
+    // values span [-7.9375, 9.421875]; mac's output is stored saturated into fixed<8,2>: [-2, 1.984375].
+    FilterGraph g = mac_graph();
+    Expr i = test::var("i");
+    Expr t = Variable::make(Halide::Float(32), "t");
+    g.filters[0].body = test::loop(
+        "i", 3, LetStmt::make("t", test::load("in", i), test::store("x", Max::make(t, Halide::Expr(0.0f)), i)));
+    std::string why;
+    std::optional<FixedSumBound> p = fixed_sum_bound(g, g.filters[0], &why);
+    ASSERT_TRUE(p) << why;
+    ASSERT_EQ(p->stored.count("x"), 1u);
+    EXPECT_DOUBLE_EQ(p->stored.at("x").first, 0.0);
+    EXPECT_DOUBLE_EQ(p->stored.at("x").second, 3.96875);
+
+    std::optional<FixedSumBound> alone = fixed_sum_bound(g, g.filters[1], &why);  // x by its format
+    ASSERT_TRUE(alone) << why;
+    EXPECT_DOUBLE_EQ(alone->lo, -14.46875);
+    std::optional<FixedSumBound> mac = fixed_sum_bound(g, g.filters[1], &why, p->stored);
+    ASSERT_TRUE(mac) << why;
+    EXPECT_DOUBLE_EQ(mac->lo, -7.9375);
+    EXPECT_DOUBLE_EQ(mac->hi, 9.421875);
+    EXPECT_EQ(mac->integer, 5);
+    EXPECT_DOUBLE_EQ(mac->stored.at("out").first, -2.0);
+    EXPECT_DOUBLE_EQ(mac->stored.at("out").second, 1.984375);
+
+    prove_fixed_accumulators(g);  // takes p's range to mac
+    EXPECT_DOUBLE_EQ(g.filters[1].fixed.sum_max, 9.421875);
+    // A second writer of x without a proof leaves x to its format.
+    FilterGraph two = mac_graph();
+    two.filters[0].body = g.filters[0].body;
+    Filter other = mac_graph().filters[0];  // reads the float input outside a let: no proof
+    other.name = other.function_name = "p2";
+    two.filters.insert(two.filters.begin() + 1, other);
+    prove_fixed_accumulators(two);
+    EXPECT_DOUBLE_EQ(two.filters[2].fixed.sum_max, 14.46875);
+}
+
 TEST(FixedWidths, AnUnboundedUpdateKeepsTheRule) {
     // acc = acc * x: not a sum, a max or a min.
     FilterGraph g = mac_graph();

@@ -87,14 +87,26 @@ def main():
     inits = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in model.graph.initializer}
     producer = {o: n for n in model.graph.node for o in n.output}
 
-    def source_format(value):
-        """The data format of the filter producing `value` (through Flatten / Reshape)."""
+    def source(value):
+        """The ONNX value whose filter produces `value` (through Flatten / Reshape)."""
         while value in producer and producer[value].op_type in ("Flatten", "Reshape"):
             value = producer[value].input[0]
+        return value
+
+    def source_format(value):
+        """The data format of the filter producing `value`."""
+        value = source(value)
         if value not in producer:
             return types["input_load"][0]  # the graph input's copy on chip
         return types[producer[value].name][0]
 
+    def stored(lo, hi, W, I):
+        """[lo, hi] rounded onto fixed<W,I>'s grid (outward) and saturated into its range."""
+        step = 2.0 ** -(W - I)
+        top, bottom = 2.0 ** (I - 1) - step, -2.0 ** (I - 1)
+        return (min(max(math.floor(lo / step) * step, bottom), top), min(max(math.ceil(hi / step) * step, bottom), top))
+
+    out_range = {}  # ONNX value -> the range of the values its filter stores (saturated)
     checked = []
     for n in model.graph.node:
         if n.name not in types:
@@ -102,7 +114,8 @@ def main():
         (W, I), acc = types[n.name]
         F = W - I
         Wp, Ip = source_format(n.input[0])
-        x_lo, x_hi = -2.0 ** (Ip - 1), 2.0 ** (Ip - 1) - 2.0 ** -(Wp - Ip)
+        # The input's values: its producer's stored range where proven, else its format.
+        x_lo, x_hi = out_range.get(source(n.input[0]), (-2.0 ** (Ip - 1), 2.0 ** (Ip - 1) - 2.0 ** -(Wp - Ip)))
         lo, hi = x_lo, x_hi  # the loaded values themselves
         if n.op_type in ("Conv", "Gemm"):
             w = quantize(inits[n.input[1]], W, I)
@@ -116,9 +129,14 @@ def main():
             small = np.minimum(rows * x_lo, rows * x_hi).sum(axis=1) + b
             prods = np.concatenate([(rows * x_lo).ravel(), (rows * x_hi).ravel(), b])  # each product, the bias
             lo, hi = min(lo, small.min(), prods.min()), max(hi, big.max(), prods.max())
+            out_range[n.output[0]] = stored(small.min(), big.max(), W, I)
             if n.op_type == "Gemm":  # the literal beta (1.0) times the bias, in the sums' type
                 hi = max(hi, 1.0)
-        elif n.op_type not in ("Relu", "MaxPool"):
+        elif n.op_type == "Relu":
+            out_range[n.output[0]] = stored(max(x_lo, 0.0), max(x_hi, 0.0), W, I)
+        elif n.op_type == "MaxPool":
+            out_range[n.output[0]] = stored(x_lo, x_hi, W, I)
+        else:
             continue
         p = sum_integer_bits(lo, hi, 2 * F)
         expect = (2 * F + p, p)
