@@ -160,55 +160,60 @@ FilterGraph pack_dsp(FilterGraph graph, const CompileOptions &options, const Dev
     return graph;
 }
 
-// The refusal of a format whose accumulator (FixedFormat::accumulator) is wider than the 64
-// bits of PandA-Bambu's int64_t sums ("" when it fits); `what` names the option or node.
-std::string bambu_accumulator_error(const std::string &what, const FixedFormat &f) {
-    const FixedFormat acc = f.accumulator();
-    if (!f.enabled() || acc.width <= 64) return "";
-    return what + " on PandA-Bambu: its sums, fixed<" + std::to_string(acc.width) + "," + std::to_string(acc.integer) +
-           "> (2F + I + 10 bits, F = W - I), do not fit the 64 bits of int64_t";
+// The refusal of a format whose sums cannot fit the 64 bits of PandA-Bambu's int64_t even when
+// proven narrowest (2F fraction bits and at least one integer bit); "" otherwise. `what`
+// names the option.
+std::string bambu_format_error(const std::string &what, const FixedFormat &f) {
+    if (!f.enabled() || 2 * f.fraction() + 1 <= 64) return "";
+    return what + " on PandA-Bambu: its sums need at least 2F + 1 = " + std::to_string(2 * f.fraction() + 1) +
+           " bits (F = W - I), more than the 64 bits of int64_t";
 }
 
 // Contract: throws flowhls::Error when --precision asks for a format the target cannot
-// compute: on PandA-Bambu the sums are int64_t, so an accumulator wider than 64 bits. Checked
-// on the options alone for fixed<W,I> (it fails before any work); an auto<W> format is checked
-// once its integer bits are chosen (check_assigned_precision).
+// compute whatever the weights: on PandA-Bambu the sums are int64_t and keep 2F fraction bits.
+// Checked on the options alone for fixed<W,I> (it fails before any work); the sums' integer
+// bits are checked per filter once proven (check_bambu_sums).
 void check_precision_target(const CompileOptions &options) {
     if (options.target != HlsTarget::Bambu) return;
     std::vector<std::pair<std::string, FixedFormat>> formats = options.precision.overrides;
     formats.insert(formats.begin(), {"", options.precision.model});
     for (const auto &f : formats) {
         if (f.second.automatic) continue;
-        std::string e = bambu_accumulator_error("--precision " + (f.first.empty() ? "" : f.first + "=") + f.second.text(),
-                                                f.second);
+        std::string e = bambu_format_error("--precision " + (f.first.empty() ? "" : f.first + "=") + f.second.text(), f.second);
         if (!e.empty()) throw Error(e);
     }
 }
 
-// Contract: throws flowhls::Error when `auto` chose, for a filter of `graph`, a format whose
-// sums PandA-Bambu cannot hold (e.g. auto<32> with few integer bits); nothing for Vitis.
-void check_assigned_precision(const FilterGraph &graph, const CompileOptions &options) {
+// Contract: throws flowhls::Error when a filter of `graph` has sums (FixedFormat::accumulator:
+// proven by prove_fixed_accumulators, else the rule 2F + I + 10) wider than PandA-Bambu's
+// 64-bit int64_t, naming its ONNX node and format (and the W `auto` chose it from); nothing
+// for Vitis.
+void check_bambu_sums(const FilterGraph &graph, const CompileOptions &options) {
     if (options.target != HlsTarget::Bambu) return;
     for (const Filter &f : graph.filters) {
-        if (f.fixed.measured < 0) continue;
-        std::string e = bambu_accumulator_error("--precision auto<" + std::to_string(f.fixed.width) + "> chose " +
-                                                    f.fixed.text() + " for ONNX node '" +
-                                                    (f.onnx.node.empty() ? f.name : f.onnx.node) + "'",
-                                                f.fixed);
-        if (!e.empty()) throw Error(e + "; give a smaller W");
+        const FixedFormat acc = f.fixed.accumulator();
+        if (!f.fixed.enabled() || acc.width <= 64) continue;
+        const std::string node = f.onnx.node.empty() ? f.name : f.onnx.node;
+        const std::string format = f.fixed.measured < 0 ? "--precision gives ONNX node '" + node + "' " + f.fixed.text()
+                                                        : "--precision auto<" + std::to_string(f.fixed.width) + "> chose " +
+                                                              f.fixed.text() + " for ONNX node '" + node + "'";
+        const std::string how = f.fixed.sum_integer > 0 ? "proven from its weights and inputs" : "2F + I + 10 bits: not proven";
+        throw Error(format + " on PandA-Bambu: its sums, fixed<" + std::to_string(acc.width) + "," +
+                    std::to_string(acc.integer) + "> (" + how + ", F = W - I), do not fit the 64 bits of int64_t" +
+                    (f.fixed.measured < 0 ? "" : "; give a smaller W"));
     }
 }
 
 // Contract: `graph` with the fixed-point formats of --precision assigned to its filters
 // (assign_precision) and the integer bits of their sums proven from the weights where they
 // can be (prove_fixed_accumulators, on the scheduled bodies); unchanged when the options ask for none. Throws flowhls::Error for what
-// check_precision_target and check_assigned_precision refuse.
+// check_precision_target and check_bambu_sums refuse.
 FilterGraph fixed_point(FilterGraph graph, const CompileOptions &options) {
     if (!options.precision.any()) return graph;
     check_precision_target(options);
     assign_precision(graph, options.precision);
-    check_assigned_precision(graph, options);  // by the rule, before the proof (narrower formats not accepted)
     prove_fixed_accumulators(graph);
+    check_bambu_sums(graph, options);
     return graph;
 }
 

@@ -83,6 +83,28 @@ void expect_clean_failure(const std::string &args, const std::string &message, c
     }
 }
 
+// PandA-Bambu's sums are int64_t: a format is refused up front only when even its narrowest
+// sums (2F + 1 bits) cannot fit; otherwise by the sums proven per filter. LeNet-5 at
+// fixed<32,2> (F = 30): conv1's sums fit in fixed<64,4>, fc1's need 5 integer bits (65).
+TEST(Cli, BambuRefusesSumsByTheirProvenWidth) {
+    test::TempDir dir;
+    const std::string lenet = std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx";
+    expect_clean_failure("compile " + lenet + " --precision 'fixed<32,2>' -t bambu --device xc7z020 -o " + (dir / "out"),
+                         "--precision gives ONNX node '/fc1/Gemm' fixed<32,2> on PandA-Bambu: its sums, fixed<65,5> "
+                         "(proven from its weights and inputs, F = W - I), do not fit the 64 bits of int64_t",
+                         dir);
+    expect_clean_failure("compile " + lenet + " --precision 'fixed<32,0>' -t bambu --device xc7z020 -o " + (dir / "out"),
+                         "--precision fixed<32,0> on PandA-Bambu: its sums need at least 2F + 1 = 65 bits", dir);
+    // fixed<30,3>: the rule's sums (2F + I + 10 = 67 bits) were refused; the proven ones fit.
+    std::string out;
+    EXPECT_EQ(test::run_flowhls("compile " + lenet + " --precision 'fixed<30,3>' -t bambu --device xc7z020 -o " + (dir / "w"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(test::read_file(dir / "w/kernel.h").find("fc1_acc_t;  // its sums and intermediate values: fixed<60,6>"),
+              std::string::npos);
+}
+
 TEST(Cli, ReportDevicesAndClock) {
     test::TempDir dir;
     std::string out;
