@@ -115,6 +115,11 @@ private:
     std::optional<Range> accumulator(const std::string &acc);
     std::optional<Range> weight_sum(const LocalStore &init, const LocalStore &update, const Expr &w, const Range &x);
     std::optional<Real> rom_real(const Expr &e, const std::vector<std::pair<std::string, int64_t>> &env);
+    // The finite bounds of `r` widen `peak` (every value must fit the sums' type).
+    void widen(const Range &r) {
+        if (std::isfinite(r.lo)) peak.lo = std::min(peak.lo, r.lo);
+        if (std::isfinite(r.hi)) peak.hi = std::max(peak.hi, r.hi);
+    }
     std::optional<Range> fail(const std::string &why) {
         if (failure.empty()) failure = why;
         return std::nullopt;
@@ -168,11 +173,7 @@ std::optional<Range> Analysis::range(const Expr &e) {
     auto known = memo.find(e.get());
     if (known != memo.end()) return known->second;
     std::optional<Range> r = compute(e);
-    if (r && e.type().is_float()) {
-        if (!r) return std::nullopt;
-    if (std::isfinite(r->lo)) peak.lo = std::min(peak.lo, r->lo);
-        if (std::isfinite(r->hi)) peak.hi = std::max(peak.hi, r->hi);
-    }
+    if (r && e.type().is_float()) widen(*r);
     memo[e.get()] = r;
     return r;
 }
@@ -267,8 +268,7 @@ std::optional<Range> Analysis::local_range(const std::string &name) {
         if (!r) return fail("local " + name + " never stored");
     }
     if (!r) return std::nullopt;
-    if (std::isfinite(r->lo)) peak.lo = std::min(peak.lo, r->lo);
-    if (std::isfinite(r->hi)) peak.hi = std::max(peak.hi, r->hi);
+    widen(*r);
     return local_ranges[name] = r;
 }
 
