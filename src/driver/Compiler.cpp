@@ -2,6 +2,7 @@
 #include "flowhls/Compiler.h"
 #include "analysis/FixedWidths.h"
 #include "driver/CompileGraph.h"
+#include "driver/LoweringMemo.h"
 #include "graph/GraphText.h"
 #include "emit/testbench/TestbenchEmitter.h"
 #include "analysis/Device.h"
@@ -102,12 +103,16 @@ std::vector<std::string> pass_names() {
 
 FilterGraph compile_graph(const HalideProgram &program, const CompileOptions &options, const Device &device,
                           std::vector<std::string> *interface_names) {
-    std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
     log(options, "[1/5] lowering Halide pipeline '" + program.name + "'");
     LoweredProgram lowered = lower_for_hls(program, options.target);
 
     log(options, "[2/5] extracting filters");
-    FilterGraph graph = extract_filters(lowered);
+    return compile_extracted(extract_filters(lowered), program, options, device, interface_names);
+}
+
+FilterGraph compile_extracted(FilterGraph graph, const HalideProgram &program, const CompileOptions &options,
+                              const Device &device, std::vector<std::string> *interface_names) {
+    std::ostream &dump = options.dump_stream ? *options.dump_stream : std::cout;
     for (Filter &f : graph.filters) {
         auto origin = program.onnx_origins.find(f.name);
         if (origin != program.onnx_origins.end()) f.onnx = origin->second;
@@ -433,11 +438,13 @@ void add_dse_results(std::vector<EmittedFile> &files, const CompileOptions &opti
 
 }  // namespace
 
-DesignEstimate estimate_program(const HalideProgram &caller_program, const CompileOptions &options) {
-    HalideProgram program = isolated_copy(caller_program);
-    apply_loop_schedule(program);
+DesignEstimate estimate_program(const HalideProgram &program, const CompileOptions &options, LoweringMemo *memo) {
     Device device = load_device(options.device, options.clock_mhz);
-    FilterGraph graph = fixed_point(pack_dsp(compile_graph(program, options, device), options, device), options);
+    // The passes read the program's directives, aliases and ONNX origins, which lowering an
+    // isolated copy with its loop transformations applied leaves as they are.
+    FilterGraph extracted = memo ? memo->extract(program, options.target) : extract_program(program, options.target);
+    FilterGraph graph = fixed_point(
+        pack_dsp(compile_extracted(std::move(extracted), program, options, device), options, device), options);
     return estimate_design(graph, device, QorOptions());
 }
 

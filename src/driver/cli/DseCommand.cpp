@@ -2,6 +2,7 @@
 #include "driver/cli/DseCommand.h"
 #include "driver/CalibrationRanges.h"
 #include "driver/CompileGraph.h"
+#include "driver/LoweringMemo.h"
 #include "driver/cli/Command.h"
 #include "dse/Budget.h"
 #include "dse/FrontierPlot.h"
@@ -9,10 +10,6 @@
 #include "flowhls/Examples.h"
 #include "flowhls/Onnx.h"
 #include "flowhls/Precision.h"
-#include "frontend/halide/ApplySchedule.h"
-#include "frontend/halide/Intake.h"
-#include "frontend/halide/ProgramCopy.h"
-#include "graph/ExtractFilters.h"
 #include "support/OutputDir.h"
 #include "transforms/BalanceStreams.h"
 #include "transforms/PlaceWeights.h"
@@ -135,11 +132,11 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     // The points share most of their stream structure: balance-streams simulates each once.
     BalanceMemo balance_memo;
     quiet.balance_memo = &balance_memo;
+    // Points with the same loop transformations (most differ only in directives) lower once.
+    LoweringMemo lowering_memo;
     {
-        HalideProgram copy = isolated_copy(program);
-        apply_loop_schedule(copy);
         // The weights place-weights puts in external memory: the space copies a jam's block of them.
-        FilterGraph graph = extract_filters(lower_for_hls(copy, options.target));
+        FilterGraph graph = lowering_memo.extract(program, options.target);
         place_weights(graph, weight_options(options.weights, o.device, options.target, options.axi_width_bits));
         o.space = dse::build_space(program, graph);
     }
@@ -151,7 +148,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     dse::Evaluator evaluate = [&](const HlsSchedule &schedule) {
         HalideProgram p = program;
         p.directives.append(schedule);
-        return estimate_program(p, quiet);
+        return estimate_program(p, quiet, &lowering_memo);
     };
     o.result = dse::explore(o.space, evaluate, so);
     if (so.progress) std::cerr << "\n";
