@@ -74,7 +74,9 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
     }
     for (const LocalBuffer &l : locals) {
         if (l.scalar) continue;
-        Storage st = array_storage(l.size, l.type.bits(), l.partition, device);
+        // Bound to UltraRAM by bind-uram: each bank its own blocks.
+        Storage st = l.uram ? uram_storage(l.size, l.type.bits(), l.partition, device)
+                            : array_storage(l.size, l.type.bits(), l.partition, device);
         if (st.bram18k > 0 || st.uram > 0) add("local_ram", 1);
         r.bram18k += st.bram18k;
         r.uram += st.uram;

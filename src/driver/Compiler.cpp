@@ -137,6 +137,11 @@ FilterGraph compile_extracted(FilterGraph graph, const HalideProgram &program, c
     po.verify_each = options.verify_each;
     po.weights = weight_options(options.weights, device, options.target, options.axi_width_bits);
     po.fifo_channels = options.target == HlsTarget::Vitis;
+    if (options.target == HlsTarget::Vitis) {  // bind-uram fills the budget's URAM (default: 80%)
+        po.uram.device = &device;
+        po.uram.uram_blocks =
+            (options.budget.empty() ? dse::default_budget(device) : dse::parse_budget(options.budget, device)).uram;
+    }
     po.dump = &dump;
     po.log = options.log_stream;
     po.balance_memo = options.balance_memo;

@@ -154,6 +154,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
         os << ";\n";
         if (!l.scalar) os << style.hooks->array_pragmas(l.name, l.partition);
+        if (l.uram) os << style.hooks->resident_pragmas(l.name);  // bind-uram: its banks in UltraRAM
     }
     for (const Buffer *b : params) {
         if (b->channel == ChannelKind::Resident) print_resident_copy(*b, style, types, os);

@@ -44,7 +44,8 @@ public:
     /// from top_pragmas, a kernel argument) partitioned as `p`.
     virtual std::string array_pragmas(const std::string & /*name*/, const ArrayPartition &) const { return ""; }
     /// Lines after the declaration of the static array a filter copies URAM-resident weight
-    /// `name` into (ChannelKind::Resident): the storage binding.
+    /// `name` into (ChannelKind::Resident), or of a local array bind-uram bound to UltraRAM
+    /// (LocalBuffer::uram): the storage binding.
     virtual std::string resident_pragmas(const std::string & /*name*/) const { return ""; }
     /// Lines at the top of the top function (interfaces, dataflow).
     virtual std::string top_pragmas(const FilterGraph &) const { return ""; }

@@ -220,6 +220,8 @@ struct LocalBuffer {
     std::vector<int64_t> dims;
     /// ARRAY_PARTITION of the local array.
     ArrayPartition partition;
+    /// Bound to UltraRAM (bind_storage impl=uram; set by bind-uram), each bank its own blocks.
+    bool uram = false;
 };
 
 /// LoopDirective::unroll value of a complete unroll.

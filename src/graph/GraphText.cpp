@@ -145,7 +145,7 @@ void print_filter(const Filter &f, std::ostream &os) {
     os << "  writes: " << join_names(f.writes) << "\n";
     for (const LocalBuffer &l : f.locals) {
         os << "  local " << name_text(l.name) << ": " << type_text(l.type) << "[" << l.size << "]"
-           << (l.scalar ? " scalar" : "") << "\n";
+           << (l.scalar ? " scalar" : "") << (l.uram ? " uram" : "") << "\n";
         if (!l.dims.empty()) os << "    dims: " << int_list(l.dims) << "\n";
         os << partition_line(l.partition, "    ");
     }
@@ -576,6 +576,7 @@ private:
                 l.size = a.integer();
                 a.expect("]");
                 l.scalar = a.accept("scalar");
+                l.uram = a.accept("uram");
                 a.end();
                 k = attribute_lines(k, "local", [&](LineReader &d, size_t &) {
                     if (d.accept("dims:")) l.dims = d.int_list();

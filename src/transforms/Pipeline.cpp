@@ -13,6 +13,7 @@
 #include "graph/Verify.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BalanceStreams.h"
+#include "transforms/BindUram.h"
 #include "transforms/BufferInputs.h"
 #include "transforms/CheckDataflow.h"
 #include "transforms/DeadCode.h"
@@ -95,6 +96,8 @@ const std::vector<PassEntry> &passes() {
          on_graph(infer_directives)},
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},
          on_graph(infer_partitions)},
+        {{"bind-uram", "large banked local arrays (a jam's block copies) bound to UltraRAM within the URAM budget"},
+         [](FilterGraph &g, const PipelineOptions &o) { return bind_uram(g, o.uram); }},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
          [](FilterGraph &g, const PipelineOptions &o) { return balance_streams(g, o.balance_memo); }},
     };

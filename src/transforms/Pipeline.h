@@ -4,6 +4,7 @@
 #include "graph/FilterGraph.h"
 #include "flowhls/Passes.h"
 #include "transforms/ApplyDirectives.h"
+#include "transforms/BindUram.h"
 #include "transforms/PlaceWeights.h"
 
 #include <iosfwd>
@@ -28,6 +29,8 @@ struct PipelineOptions {
     DirectiveOptions directives;
     /// Where weights go (place-weights).
     WeightOptions weights;
+    /// Which banked local arrays go to UltraRAM (bind-uram).
+    UramOptions uram;
     /// Run verify_graph on the input and after every pass; a violation is an internal error
     /// (std::logic_error) naming the pass after which it appeared. On in debug builds.
 #ifdef NDEBUG

@@ -373,6 +373,27 @@ TEST(QorDirectives, PartitionedArraysTakeBlockRamPerBankOrRegisters) {
     EXPECT_EQ(e.resources.ff - plain.resources.ff, 64 * 32 - d.control_cost("local_ram").ff);
 }
 
+// A banked local array bind-uram bound to UltraRAM (a jam's block copy): each bank its own
+// UltraRAM blocks, no block RAM (xcvu9p: 4,096 words of 72 bits per block).
+TEST(QorDirectives, UramBoundLocalTakesUltraRamPerBank) {
+    FilterGraph g;
+    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output}};
+    g.args = {"out"};
+    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, "", {}};
+    f.locals = {LocalBuffer{"blk", Halide::Float(32), 35 * 4213}};
+    f.locals[0].partition = cyclic(35);  // ResNet-18 layer4's block copy at j32
+    g.filters.push_back(f);
+    recompute_edges(g);
+    Device d = load_device("xcvu9p", 200);
+    FilterEstimate bram = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(bram.resources.bram18k, 35 * 9);  // 4,213 x 32 bits: 9 of 512 x 36
+    EXPECT_EQ(bram.resources.uram, 0);
+    g.filters[0].locals[0].uram = true;
+    FilterEstimate uram = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(uram.resources.bram18k, 0);
+    EXPECT_EQ(uram.resources.uram, 35 * 2);  // 4,213 words: two blocks of 4,096 per bank
+}
+
 TEST(QorDirectives, CompletePartitionHasNoPortLimit) {
     FilterGraph g;
     g.buffers = {Buffer{"w", Halide::Float(32), {4}, BufferKind::Input},

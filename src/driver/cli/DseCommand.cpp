@@ -128,7 +128,9 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     quiet.dump_after.clear();
     quiet.time_passes = false;
     quiet.log_stream = nullptr;
-    quiet.budget.clear();
+    // The points are estimated, never refused (estimate_program); the budget's URAM is what
+    // bind-uram fills.
+    quiet.budget = settings.budget;
     // The points share most of their stream structure: balance-streams simulates each once.
     BalanceMemo balance_memo;
     quiet.balance_memo = &balance_memo;

@@ -2,6 +2,7 @@
 #include "driver/cli/Command.h"
 #include "analysis/Device.h"
 #include "analysis/PrintAnalyses.h"
+#include "dse/Budget.h"
 #include "flowhls/Directives.h"
 #include "flowhls/Error.h"
 #include "graph/GraphText.h"
@@ -19,7 +20,7 @@ namespace flowhls::cli {
 namespace {
 
 struct OptArgs {
-    std::string input, output, target = "vitis", directives, weights = "auto", device = "xc7z020";
+    std::string input, output, target = "vitis", directives, weights = "auto", device = "xc7z020", budget;
     int axi_width = 512;
     std::vector<std::string> passes, dump_after, analyses;
     bool no_verify = false, time_passes = false;
@@ -84,6 +85,10 @@ int run_opt(const OptArgs &a) {
     }
     Device device = load_device(a.device, 100.0);
     o.weights = weight_options(parse_weight_placement(a.weights), device, parse_hls_target(a.target), a.axi_width);
+    if (parse_hls_target(a.target) == HlsTarget::Vitis) {
+        o.uram.device = &device;
+        o.uram.uram_blocks = (a.budget.empty() ? dse::default_budget(device) : dse::parse_budget(a.budget, device)).uram;
+    }
     run_passes(graph, a.passes, o);
     // Analyses print comment lines before the graph (hls-unroll replaces the bodies).
     std::string text;
@@ -120,6 +125,8 @@ Command opt_command(CLI::App &app) {
         ->capture_default_str();
     c->add_option("--device", a->device, "FPGA part whose block RAM place-weights fills (see 'flowhls devices')")
         ->capture_default_str();
+    c->add_option("--budget", a->budget,
+                  "budget whose URAM bind-uram fills (as compile's --budget; default: 80% of the part's)");
     c->add_option("--dump-after", a->dump_after, "also print the graph after these passes ('all' for every pass)")
         ->delimiter(',');
     c->add_flag("--no-verify", a->no_verify, "do not verify the graph before and after every pass");
