@@ -23,7 +23,7 @@ const std::vector<CorpusReproduction> &corpus_reproductions() {
         {"polybench/vitis/default/atax", "pb_atax", "baseline", "medium", kInMemory, ""},
         {"polybench/vitis/default/bicg", "pb_bicg", "baseline", "medium", kInMemory, ""},
         {"polybench/vitis/default/gemm", "pb_gemm", "baseline", "medium", kInMemory, ""},
-        {"polybench/vitis/default/gesummv", "pb_gesummv", "baseline", "medium", kInMemory, ""},
+        {"polybench/vitis/default/gesummv", "pb_gesummv", "baseline_fused", "medium", kInMemory, ""},
         {"polybench/vitis/default/mvt", "pb_mvt", "baseline", "medium", kInMemory, ""},
     };
     static const std::vector<CorpusReproduction> streamhls = [] {

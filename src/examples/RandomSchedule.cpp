@@ -140,8 +140,11 @@ private:
     // Split, reorder and unroll of the pure definition's loops.
     void shape_loops(StagePlan &s) {
         static const int factors[] = {2, 3, 4, 8};
-        // Update definitions keep their default loop nest.
-        for (int i = 0; i < s.func.num_update_definitions(); i++) s.func.update(i).unscheduled();
+        // Update definitions keep their default loop nest (an algorithm may have marked one
+        // unscheduled already: pb_gesummv's final stage).
+        for (int i = 0; i < s.func.num_update_definitions(); i++) {
+            if (!s.func.update(i).get_schedule().touched()) s.func.update(i).unscheduled();
+        }
         std::string unroll_candidate;
         if (rng.chance(70)) {
             int v = rng.below(static_cast<int>(s.loops.size()));

@@ -214,7 +214,8 @@ TEST(Space, SameKnobsWhenTheProcessBuiltTheProgramBefore) {
 }
 
 // pb_gemm (MEDIUM: i 200, j 220, k 240) has one order, j pipelined inside k: the jam splits i
-// (the pure loop around it), moves the point loop innermost and unrolls it completely.
+// (the pure loop around it), moves the point loop innermost and unrolls it completely; the
+// initialization C = beta C (stage 0, its j keeping the HLS partial unroll) takes the same jam.
 TEST(SpaceJam, GemmOffersTheJamOfTheRowLoop) {
     DesignSpace s = space_of(build_example("pb_gemm", "", "medium"));
     const NodeKnobs *c = node(s, "C_out");
@@ -238,7 +239,9 @@ TEST(SpaceJam, GemmOffersTheJamOfTheRowLoop) {
               "    \"schedule\": [\n"
               "      {\"split\":{\"factor\":20,\"inner\":\"ji\",\"loop\":\"j\",\"outer\":\"jo\"},\"stage\":1},\n"
               "      {\"split\":{\"factor\":2,\"inner\":\"ii\",\"loop\":\"i\",\"outer\":\"io\"},\"stage\":1},\n"
-              "      {\"reorder\":[\"ji\",\"ii\",\"jo\",\"k\",\"io\"],\"stage\":1}\n"
+              "      {\"reorder\":[\"ji\",\"ii\",\"jo\",\"k\",\"io\"],\"stage\":1},\n"
+              "      {\"split\":{\"factor\":2,\"inner\":\"ii\",\"loop\":\"i\",\"outer\":\"io\"}},\n"
+              "      {\"reorder\":[\"ii\",\"j\",\"io\"]}\n"
               "    ],\n"
               "    \"unroll\": [\n"
               "      {\"factor\":0,\"loop\":\"ji\"},\n"
@@ -265,7 +268,9 @@ TEST(SpaceJam, GemmOffersTheJamOfTheRowLoop) {
 // jammed row is computed once per iteration (hoist-invariants takes it out of ji), not once per
 // unrolled copy of the whole body as under an HLS partial unroll of the pipelined loop. At
 // u11/j5 (estimates, xcu280 at 300 MHz): 442 DSP before (55 MACs of 5 DSP and 55 alpha
-// products of 3), 291 with the split (5 alpha products), the interval unchanged.
+// products of 3), 291 with the split (5 alpha products), the interval unchanged (196,031; since
+// the initialization takes the jam too, 192,831: C = beta C at 55 elements a cycle, its fmuls
+// shared with the accumulation's).
 TEST(SpaceJam, GemmSplitUnrollComputesAlphaAOncePerRow) {
     HalideProgram program = build_example("pb_gemm", "", "medium");
     DesignSpace s = space_of(program);
@@ -284,7 +289,7 @@ TEST(SpaceJam, GemmSplitUnrollComputesAlphaAOncePerRow) {
     HalideProgram point = program;
     point.directives.append(point_schedule(s, p));
     DesignEstimate e = estimate_program(point, options);
-    EXPECT_EQ(e.interval, 196031);
+    EXPECT_EQ(e.interval, 192831);
     EXPECT_EQ(e.total.dsp, 291);
 }
 
@@ -380,7 +385,7 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
     EXPECT_EQ(tmp->orders[1].jam_loop, "i");
     EXPECT_EQ(tmp->orders[1].jam_order, (std::vector<std::string>{"ii", "j", "k", "io"}));
     EXPECT_EQ(tmp->orders[1].jams, (std::vector<int64_t>{1, 2, 4, 5, 8, 10, 20, 40}));  // divisors of 40
-    // tmp's zero initialization takes the same jam; D_out's (beta * D) does not.
+    // tmp's zero initialization takes the same jam (and D_out's beta * D, below).
     EXPECT_EQ(tmp->orders[0].jam_init_order, (std::vector<std::string>{"ji", "jo", "i"}));
     EXPECT_EQ(tmp->orders[1].jam_init_order, (std::vector<std::string>{"ii", "j", "io"}));
     // The default order's unroll loop is the reduction k: no split form (its copies would
@@ -391,7 +396,9 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
     size_t t = tmp - s.nodes.data();
     const NodeKnobs *d = node(s, "D_out");
     ASSERT_NE(d, nullptr);
-    for (const OrderOption &o : d->orders) EXPECT_TRUE(o.jam_init_order.empty()) << o.name;
+    ASSERT_EQ(d->orders.size(), 2u);
+    EXPECT_EQ(d->orders[0].jam_init_order, (std::vector<std::string>{"ji", "jo", "i"}));
+    EXPECT_EQ(d->orders[1].jam_init_order, (std::vector<std::string>{"ii", "j", "io"}));
     EXPECT_EQ(s.connected.at(t), (std::vector<int>{static_cast<int>(d - s.nodes.data())}));
     // tmp(j, i) written by tmp's stage 1, read as tmp(l, i) by D_out's: both jam i on dimension 1.
     ASSERT_EQ(s.links.size(), 1u);
@@ -699,7 +706,9 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
         int64_t copies = 1;
         std::set<std::string> split;
         for (const LoopTransform &t : schedule.transforms()) {
-            if (t.kind != LoopTransform::Kind::Split) continue;
+            // A loop split in two stages (the jam of the update and of its initialization)
+            // counts once.
+            if (t.kind != LoopTransform::Kind::Split || split.count(t.loop)) continue;
             copies *= t.factor;
             split.insert(t.loop);
         }
