@@ -162,6 +162,28 @@ TEST(DspPacking, PairsUnrolledOutputsOfAnArrayAccumulator) {
     }
 }
 
+TEST(DspPacking, OnePairOfAnArrayAccumulatorIsNoLoop) {
+    // Two outputs (a jam of 2): no loop of one iteration is left in the pipelined body (the
+    // estimate's unroll keeps such a loop, which broke the flattening of the nest around it),
+    // and the odd element's index is simplified to a constant offset.
+    FilterGraph g = unrolled_mac_graph({1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2}, kUnrollComplete);
+    Filter &f = g.filters[0];
+    Expr v = test::var("v"), r = test::var("r");
+    Expr term = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", v * 4 + r)) *
+                Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", r));
+    Stmt update = test::store("acc", load_of(Halide::Int(32), "acc", v * 2) + term, v * 2);
+    Stmt init = test::loop("v", 2, test::store("acc", Expr(10), v * 2));
+    f.body = Block::make(init, test::loop("r", 4, test::loop("v", 2, update)));
+    std::vector<PackedLoop> packed;
+    FilterGraph p = pack_dsp_pairs(g, &packed);
+    ASSERT_EQ(packed.size(), 1u);
+    std::ostringstream text;
+    text << p.filters[0].body;
+    EXPECT_EQ(text.str().find("v_pair"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("acc[2]"), std::string::npos) << text.str();
+    EXPECT_FALSE(p.filters[0].directives.count("v_pair"));
+}
+
 TEST(DspPacking, ArrayAccumulatorsNeedAnUnrolledLoopOfEvenFactor) {
     const std::vector<int8_t> weights = {1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2};
     // Not unrolled: a pipelined loop would read both weights of a pair in one iteration.

@@ -157,16 +157,21 @@ private:
     Stmt with;
 };
 
-// Expressions that use a variable, simplified (an unrolled pair's index `(p * 2) * 28` becomes
-// `p * 56`, whose copies the HLS tool and the estimator fold to constants).
+// Expressions that use variable `name`, with `value` for it when defined, simplified (an unrolled
+// pair's index `(p * 2) * 28` becomes `p * 56`, whose copies the HLS tool and the estimator fold
+// to constants).
 class SimplifyUses : public IRMutator {
 public:
-    explicit SimplifyUses(std::string name) : name(std::move(name)) {}
+    SimplifyUses(std::string name, Expr value) : name(std::move(name)), value(std::move(value)) {}
     using IRMutator::mutate;
-    Expr mutate(const Expr &e) override { return referenced_variables(e).count(name) ? simplify(e) : e; }
+    Expr mutate(const Expr &e) override {
+        if (!referenced_variables(e).count(name)) return e;
+        return simplify(value.defined() ? substitute(name, value, e) : e);
+    }
 
 private:
     std::string name;
+    Expr value;
 };
 
 // Names of the lets and loops a statement binds.
@@ -393,12 +398,14 @@ void rewrite_unrolled(Filter &f, const LocalBuffer &acc, const PackMatch &m, std
     Stmt both = LetStmt::make(pk, product,
                               Block::make(add_part(st->index, "flowhls_pack_lo"), add_part(index_odd, "flowhls_pack_hi")));
     Stmt body = ReplaceStmt(st, both).mutate(m.loop->body);
-    body = SimplifyUses(pair).mutate(DropUnusedLets().mutate(substitute(v, v_even, body)));
+    // One pair: no loop (as Halide drops loops of one iteration).
+    Expr only = m.extent == 2 ? Expr(0) : Expr();
+    body = SimplifyUses(pair, only).mutate(DropUnusedLets().mutate(substitute(v, v_even, body)));
     auto d = f.directives.find(v);
     LoopDirective moved = d->second;
     f.directives.erase(d);
-    if (m.extent == 2) {  // one pair: no loop (as Halide drops loops of one iteration)
-        f.body = ReplaceStmt(m.loop, substitute(pair, Expr(0), body)).mutate(f.body);
+    if (m.extent == 2) {
+        f.body = ReplaceStmt(m.loop, body).mutate(f.body);
     } else {
         Stmt new_loop = For::make(pair, 0, static_cast<int>(m.extent / 2), m.loop->for_type, m.loop->device_api, body);
         f.body = ReplaceStmt(m.loop, new_loop).mutate(f.body);
