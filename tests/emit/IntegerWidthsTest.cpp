@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 namespace flowhls {
 namespace {
@@ -114,6 +115,83 @@ TEST(DspPacking, RefusedForOddTripCountsAndWideOperands) {
     std::vector<PackedLoop> packed;
     pack_dsp_pairs(g, &packed);
     EXPECT_TRUE(packed.empty());
+}
+
+// The same MACs with the reduction outside the outputs (DSE's "reduction outside" order and
+// jams): acc[v] an array, the update's loop v unrolled `unroll` times inside the loop r.
+FilterGraph unrolled_mac_graph(const std::vector<int8_t> &weights, int64_t unroll) {
+    FilterGraph g = mac_graph(weights);
+    Filter &f = g.filters[0];
+    f.locals[0].scalar = false;
+    f.locals[0].size = 4;
+    Expr v = test::var("v"), r = test::var("r");
+    Expr term = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", v * 4 + r)) *
+                Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", r));
+    Stmt update = test::store("acc", load_of(Halide::Int(32), "acc", v) + term, v);
+    Stmt init = test::loop("v", 4, test::store("acc", Expr(10), v));
+    Stmt body = Block::make({init, test::loop("r", 4, test::loop("v", 4, update))});
+    Stmt consume = ProducerConsumer::make(
+        "acc", false, test::loop("v", 4, test::store("out", load_of(Halide::Int(32), "acc", v), v)));
+    f.body = Block::make(ProducerConsumer::make("acc", true, body), consume);
+    f.directives["v"].unroll = unroll;
+    return g;
+}
+
+TEST(DspPacking, PairsUnrolledOutputsOfAnArrayAccumulator) {
+    const std::vector<int8_t> weights = {1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2};
+    for (int64_t unroll : {kUnrollComplete, int64_t(4)}) {
+        FilterGraph g = unrolled_mac_graph(weights, unroll);
+        std::vector<PackedLoop> packed;
+        FilterGraph p = pack_dsp_pairs(g, &packed);
+        ASSERT_EQ(packed.size(), 1u);
+        EXPECT_EQ(packed[0].loop, "v");
+        EXPECT_TRUE(uses_dsp_packing(p));
+        const Filter &f = p.filters[0];
+        EXPECT_EQ(f.locals.size(), 1u);  // the array holds both elements of a pair
+        ASSERT_TRUE(f.directives.count("v_pair"));
+        EXPECT_EQ(f.directives.at("v_pair").unroll, unroll == kUnrollComplete ? kUnrollComplete : 2);
+        EXPECT_FALSE(f.directives.count("v"));
+        // One multiply per pair: 2 packed products in the unrolled loop of 2 pairs.
+        std::ostringstream text;
+        text << f.body;
+        EXPECT_NE(text.str().find("flowhls_pack_mul"), std::string::npos) << text.str();
+        EXPECT_NE(text.str().find("for (v_pair, 0, 2)"), std::string::npos) << text.str();
+        std::vector<PackedLoop> again;
+        pack_dsp_pairs(p, &again);
+        EXPECT_TRUE(again.empty());
+    }
+}
+
+TEST(DspPacking, OnePairOfAnArrayAccumulatorIsNoLoop) {
+    // Two outputs (a jam of 2): no loop of one iteration is left in the pipelined body (the
+    // estimate's unroll keeps such a loop, which broke the flattening of the nest around it),
+    // and the odd element's index is simplified to a constant offset.
+    FilterGraph g = unrolled_mac_graph({1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2}, kUnrollComplete);
+    Filter &f = g.filters[0];
+    Expr v = test::var("v"), r = test::var("r");
+    Expr term = Cast::make(Halide::Int(32), load_of(Halide::Int(8), "w", v * 4 + r)) *
+                Cast::make(Halide::Int(32), load_of(Halide::UInt(8), "x", r));
+    Stmt update = test::store("acc", load_of(Halide::Int(32), "acc", v * 2) + term, v * 2);
+    Stmt init = test::loop("v", 2, test::store("acc", Expr(10), v * 2));
+    f.body = Block::make(init, test::loop("r", 4, test::loop("v", 2, update)));
+    std::vector<PackedLoop> packed;
+    FilterGraph p = pack_dsp_pairs(g, &packed);
+    ASSERT_EQ(packed.size(), 1u);
+    std::ostringstream text;
+    text << p.filters[0].body;
+    EXPECT_EQ(text.str().find("v_pair"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("acc[2]"), std::string::npos) << text.str();
+    EXPECT_FALSE(p.filters[0].directives.count("v_pair"));
+}
+
+TEST(DspPacking, ArrayAccumulatorsNeedAnUnrolledLoopOfEvenFactor) {
+    const std::vector<int8_t> weights = {1, 0, 0, 0, 3, -5, 7, 0, -1, -1, 1, 1, 0, 0, 0, 2};
+    // Not unrolled: a pipelined loop would read both weights of a pair in one iteration.
+    for (int64_t unroll : {int64_t(0), int64_t(3)}) {
+        std::vector<PackedLoop> packed;
+        pack_dsp_pairs(unrolled_mac_graph(weights, unroll), &packed);
+        EXPECT_TRUE(packed.empty()) << unroll;
+    }
 }
 
 TEST(OperatorCosts, MultipliersAreCostedByOperandWidth) {

@@ -157,6 +157,23 @@ private:
     Stmt with;
 };
 
+// Expressions that use variable `name`, with `value` for it when defined, simplified (an unrolled
+// pair's index `(p * 2) * 28` becomes `p * 56`, whose copies the HLS tool and the estimator fold
+// to constants).
+class SimplifyUses : public IRMutator {
+public:
+    SimplifyUses(std::string name, Expr value) : name(std::move(name)), value(std::move(value)) {}
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        if (!referenced_variables(e).count(name)) return e;
+        return simplify(value.defined() ? substitute(name, value, e) : e);
+    }
+
+private:
+    std::string name;
+    Expr value;
+};
+
 // Names of the lets and loops a statement binds.
 std::set<std::string> bound_names(const Stmt &s) {
     struct Binders : IRVisitor {
@@ -321,9 +338,92 @@ void rewrite_packed(Filter &f, const LocalBuffer &acc, const PackMatch &m, std::
     packed->push_back({f.name, v, acc.name});
 }
 
+// The one update of the array accumulator `acc` in `m.found`, directly (lets aside) in an
+// unrolled loop of even constant extent and unroll (`m.loop`) that its index depends on, with
+// a constant distance between the elements of adjacent iterations; false otherwise.
+bool match_unrolled_update(const Filter &f, const LocalBuffer &acc, PackMatch *m) {
+    for (const AccStore &s : m->found.stores) {
+        if (!buffer_accesses(substitute(s.expanded, s.store->value)).loads.count(acc.name)) continue;
+        if (m->update) return false;
+        m->update = &s;
+    }
+    if (!m->update || m->update->loops.empty()) return false;
+    const For *loop = m->update->loops.back();
+    Stmt inner = loop->body;
+    while (const LetStmt *l = inner.as<LetStmt>()) inner = l->body;
+    if (inner.get() != m->update->store) return false;
+    std::optional<int64_t> min = constant_int(loop->min), extent = constant_int(loop->extent);
+    if (!min || !extent || *extent < 2 || *extent % 2 != 0 || loop->for_type != ForType::Serial) return false;
+    auto d = f.directives.find(loop->name);
+    if (d == f.directives.end() || d->second.unroll == 0) return false;
+    if (d->second.unroll != kUnrollComplete && d->second.unroll % 2 != 0) return false;
+    m->loop = loop;
+    m->min = *min;
+    m->extent = *extent;
+    m->v = loop->name;
+    Expr index = substitute(m->update->expanded, m->update->store->index);
+    Expr step = simplify(substitute(m->v, Variable::make(Halide::Int(32), m->v) + 1, index) - index);
+    std::optional<int64_t> distance = constant_int(step);
+    return distance && *distance != 0;
+}
+
+// Rewrites the matched update of the array accumulator `acc` of `f`: the unrolled loop over v
+// becomes an unrolled loop over pairs, each one packed multiply updating the elements of
+// v = 2p (low part) and v = 2p + 1 (high part); the unroll factor is halved.
+void rewrite_unrolled(Filter &f, const LocalBuffer &acc, const PackMatch &m, std::vector<PackedLoop> *packed) {
+    const AccStore *update = m.update;
+    const std::string &v = m.v;
+    std::set<std::string> taken = names_in(f.body);
+    for (const LocalBuffer &l : f.locals) taken.insert(l.name);
+    const std::string pair = fresh_name(v + "_pair", taken, 2, ""), pk = fresh_name(acc.name + "_pk", taken, 2, "");
+    Expr p = Variable::make(Halide::Int(32), pair);
+    Expr base = make_const(Halide::Int(32), m.min);
+    Expr v_even = simplify(base + 2 * p), v_odd = simplify(base + 2 * p + 1);
+    Expr pk_var = Variable::make(Halide::Int(64), pk);
+    // The odd element's factor and index: the lets inside the loop (those that may depend on v)
+    // substituted, the ones outside kept (their index arithmetic stays outside the pipeline).
+    std::map<std::string, Expr> inner;
+    for (Stmt s = m.loop->body; const LetStmt *l = s.as<LetStmt>(); s = l->body) inner[l->name] = substitute(inner, l->value);
+    auto odd_of = [&](const Expr &e) { return substitute(v, v_odd, substitute(inner, e)); };
+    std::vector<Expr> operands = {odd_of(m.packed_raw), m.packed_raw, m.shared_raw};
+    Expr product = Call::make(Halide::Int(64), "flowhls_pack_mul", operands, Call::PureExtern);
+    const Store *st = update->store;
+    Expr index_odd = odd_of(st->index);
+    auto add_part = [&](const Expr &index, const char *part) {
+        Expr value = Call::make(Halide::Int(32), part, std::vector<Expr>{pk_var}, Call::PureExtern);
+        Expr old = Load::make(m.acc_load->type, acc.name, index, m.acc_load->image, m.acc_load->param,
+                              m.acc_load->predicate, m.acc_load->alignment);
+        return Store::make(acc.name, old + value, index, st->param, st->predicate, st->alignment);
+    };
+    Stmt both = LetStmt::make(pk, product,
+                              Block::make(add_part(st->index, "flowhls_pack_lo"), add_part(index_odd, "flowhls_pack_hi")));
+    Stmt body = ReplaceStmt(st, both).mutate(m.loop->body);
+    // One pair: no loop (as Halide drops loops of one iteration).
+    Expr only = m.extent == 2 ? Expr(0) : Expr();
+    body = SimplifyUses(pair, only).mutate(DropUnusedLets().mutate(substitute(v, v_even, body)));
+    auto d = f.directives.find(v);
+    LoopDirective moved = d->second;
+    f.directives.erase(d);
+    if (m.extent == 2) {
+        f.body = ReplaceStmt(m.loop, body).mutate(f.body);
+    } else {
+        Stmt new_loop = For::make(pair, 0, static_cast<int>(m.extent / 2), m.loop->for_type, m.loop->device_api, body);
+        f.body = ReplaceStmt(m.loop, new_loop).mutate(f.body);
+        if (moved.unroll != kUnrollComplete) moved.unroll /= 2;
+        f.directives[pair] = moved;
+    }
+    packed->push_back({f.name, v, acc.name});
+}
+
 // Packs the reduction into `acc` of `f` when it has the form of the contract; false otherwise.
 bool pack(const FilterGraph &g, Filter &f, const LocalBuffer &acc, std::vector<PackedLoop> *packed) {
-    if (!acc.scalar || acc.type != Halide::Int(32)) return false;
+    if (acc.type != Halide::Int(32)) return false;
+    if (!acc.scalar) {
+        PackMatch m(acc.name, f.body);
+        if (!match_unrolled_update(f, acc, &m) || !match_product(g, acc, &m)) return false;
+        rewrite_unrolled(f, acc, m, packed);
+        return true;
+    }
     PackMatch m(acc.name, f.body);
     if (!match_init_update(acc, &m) || !match_product(g, acc, &m)) return false;
     if (!find_consumer(m.loop->body, acc.name, &m.consumer, &m.path)) return false;

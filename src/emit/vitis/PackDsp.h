@@ -23,6 +23,12 @@ struct PackedLoop {
 /// `flowhls_pack_hi` (the rest plus the low part's sign: F(2p+1) * S), then consume(acc, 2p)
 /// and consume(acc2, 2p+1) in this order, so FIFOs see the same sequence. The body of the
 /// consume is duplicated with its lets and loops renamed; the loop's directives move to v_pair.
+/// An array accumulator (the DSE's "reduction outside" order and jams), `for r...: for v: acc[i(v)]
+/// = acc[i(v)] + F(v, r) * S(r)` with the update alone (lets aside) in a loop v of constant even
+/// extent that an HLS unroll directive unrolls completely or by an even factor, i(v + 1) - i(v)
+/// a nonzero constant, is packed in place: v becomes an unrolled loop v_pair of half the extent
+/// (its unroll factor halved; no loop for one pair) whose body does one packed multiply and adds
+/// its low part to acc[i(2p)], its high part to acc[i(2p + 1)]; init and consumer are unchanged.
 /// Pure; `packed` lists the rewritten loops.
 FilterGraph pack_dsp_pairs(const FilterGraph &graph, std::vector<PackedLoop> *packed);
 
