@@ -115,21 +115,33 @@ HalideProgram bicg(const std::string &size) {
                          {{sq, {std::max(m, nn), 2}}}};
 }
 
+// What both gesummv programs share: the size, the inputs, ty's zero and its loops.
+struct Gesummv {
+    int nn;
+    ImageParam a{f32, 2, "A"}, b{f32, 2, "B"}, x{f32, 1, "x"};
+    Var i{"i"}, c{"c"};
+    RDom r;  // r.x: which sum (innermost), r.y: j
+    Func ty{"tmp_y"};
+    explicit Gesummv(const std::string &size)
+        : nn(polybench_dataset(size, {30}, {90}, {250})[0]), r(0, 2, 0, nn, "r") {
+        ty(i, c) = 0.0f;
+    }
+    HalideProgram program() const {
+        return HalideProgram{"kernel_gesummv", {{a, {nn, nn}}, {b, {nn, nn}}, {x, {nn}}}, {{ty, {nn, 2}}}};
+    }
+};
+
 // tmp := A x; y := alpha*tmp + beta*(B x): ty(i, 0) is tmp[i], ty(i, 1) is y[i]; both sums in one
 // loop nest as PolyBench, then (a second update) y[i] := alpha*tmp[i] + beta*y[i].
 HalideProgram gesummv(const std::string &size) {
-    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
-    ImageParam a(f32, 2, "A"), b(f32, 2, "B"), x(f32, 1, "x");
-    Var i("i"), c("c");
-    RDom r(0, 2, 0, nn, "r");  // r.x: which sum (innermost), r.y: j
-    Func ty("tmp_y");
-    ty(i, c) = 0.0f;
+    Gesummv g(size);
+    auto &[nn, a, b, x, i, c, r, ty] = g;
     ty(i, r.x) = Halide::select(r.x == 0, a(r.y, i), b(r.y, i)) * x(r.y) + ty(i, r.x);
     // y[i] = alpha tmp[i] + beta y[i] once per row after the sums, as PolyBench's C writes it (a
     // stage of its own: its operators are not copied into every column's iteration).
     ty(i, 1) = kAlpha * ty(i, 0) + kBeta * ty(i, 1);
     ty.update(1).unscheduled();  // its default loop over i (no Halide warning when update(0) is scheduled)
-    return HalideProgram{"kernel_gesummv", {{a, {nn, nn}}, {b, {nn, nn}}, {x, {nn}}}, {{ty, {nn, 2}}}};
+    return g.program();
 }
 
 // gesummv as one loop nest, the final y[i] computed in it under a select of the last column (the
@@ -138,16 +150,12 @@ HalideProgram gesummv(const std::string &size) {
 // column loop: one nest whose iteration holds the final statement, as here; Vitis reports an
 // iteration latency of 29 cycles, this nest 26, the separate stage's 15).
 HalideProgram gesummv_fused(const std::string &size) {
-    int nn = polybench_dataset(size, {30}, {90}, {250})[0];
-    ImageParam a(f32, 2, "A"), b(f32, 2, "B"), x(f32, 1, "x");
-    Var i("i"), c("c");
-    RDom r(0, 2, 0, nn, "r");  // r.x: which sum (innermost), r.y: j
-    Func ty("tmp_y");
-    ty(i, c) = 0.0f;
+    Gesummv g(size);
+    auto &[nn, a, b, x, i, c, r, ty] = g;
     Expr sum = Halide::select(r.x == 0, a(r.y, i), b(r.y, i)) * x(r.y) + ty(i, r.x);
     // r.x == 1 runs after r.x == 0 in an iteration: ty(i, 0) is then tmp[i] with this j's product.
     ty(i, r.x) = Halide::select(r.x == 1 && r.y == nn - 1, kAlpha * ty(i, 0) + kBeta * sum, sum);
-    return HalideProgram{"kernel_gesummv", {{a, {nn, nn}}, {b, {nn, nn}}, {x, {nn}}}, {{ty, {nn, 2}}}};
+    return g.program();
 }
 
 // pb_gesummv with its schedule `baseline_fused` (the baseline's schedule on gesummv_fused).
