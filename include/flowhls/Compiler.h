@@ -71,6 +71,9 @@ struct CompileOptions {
     /// balance-streams' results shared by the compilations of one design-space exploration
     /// (owned by it; src/transforms/BalanceStreams.h); null: none shared.
     BalanceMemo *balance_memo = nullptr;
+    /// Filters the QoR estimate schedules at once (QorOptions::threads; 1: one after another).
+    /// The estimate, and every file written, do not depend on it.
+    int estimate_threads = 1;
 };
 
 /// What a successful compilation produced.

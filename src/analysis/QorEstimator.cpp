@@ -9,6 +9,9 @@
 #include "analysis/ResourceModel.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 
 namespace flowhls {
 
@@ -142,6 +145,39 @@ double dsp_efficiency_of(const DesignEstimate &d, const Device &device) {
     return std::min(1.0, achieved / (static_cast<double>(d.total.dsp) / dsp_per_mac));
 }
 
+// Contract: schedule_one of every filter of `graph`, in the graph's order, computed on up to
+// options.threads threads (each filter's schedule reads only the graph, the device and the
+// options). Throws what the first filter (in order) whose schedule throws threw, as the
+// sequential loop does.
+std::vector<ScheduledFilter> schedule_all(const FilterGraph &graph, const Device &device, const QorOptions &options) {
+    const size_t n = graph.filters.size();
+    std::vector<ScheduledFilter> out(n);
+    size_t workers = std::min<size_t>(n, static_cast<size_t>(std::max(1, options.threads)));
+    if (workers <= 1) {
+        for (size_t i = 0; i < n; i++) out[i] = schedule_one(graph, graph.filters[i], device, options);
+        return out;
+    }
+    std::vector<std::exception_ptr> errors(n);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < n; i = next++) {
+            try {
+                out[i] = schedule_one(graph, graph.filters[i], device, options);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < workers; t++) threads.emplace_back(work);
+    work();
+    for (std::thread &t : threads) t.join();
+    for (const std::exception_ptr &e : errors) {
+        if (e) std::rethrow_exception(e);
+    }
+    return out;
+}
+
 }  // namespace
 
 FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, const Device &device,
@@ -155,8 +191,10 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     std::vector<ProcessTiming> timing;
     std::vector<UnitDemand> inlined_units;  // of each filter inlined into a sequential top (else none)
     int64_t inlined_calls = 0, inlined_cycles = 0;
-    for (const Filter &filter : graph.filters) {
-        ScheduledFilter f = schedule_one(graph, filter, device, options);
+    std::vector<ScheduledFilter> scheduled = schedule_all(graph, device, options);
+    for (size_t i = 0; i < graph.filters.size(); i++) {
+        const Filter &filter = graph.filters[i];
+        ScheduledFilter &f = scheduled[i];
         inlined_units.push_back(filter.inline_function && !d.dataflow ? f.units : UnitDemand());
         d.total.dsp += f.estimate.resources.dsp;
         d.total.lut += f.estimate.resources.lut;

@@ -18,6 +18,10 @@ struct QorOptions {
     /// Perfect nests around a pipelined loop are flattened into it (LetStmts of index
     /// arithmetic between the loops do not break perfection).
     bool flatten = true;
+    /// Filters estimate_design schedules at once, each on a thread of its own (1: one after
+    /// another). The estimate does not depend on it: every filter's schedule reads only the
+    /// graph, and the results are composed in the graph's filter order.
+    int threads = 1;
 };
 
 /// Estimate of one loop (for a flattened nest: the nest, named by its outermost loop).

@@ -450,7 +450,9 @@ DesignEstimate estimate_program(const HalideProgram &program, const CompileOptio
     FilterGraph extracted = memo ? memo->extract(program, options.target) : extract_program(program, options.target);
     FilterGraph graph = fixed_point(
         pack_dsp(compile_extracted(std::move(extracted), program, options, device), options, device), options);
-    return estimate_design(graph, device, QorOptions());
+    QorOptions qor;
+    qor.threads = options.estimate_threads;
+    return estimate_design(graph, device, qor);
 }
 
 CompileResult compile(const HalideProgram &caller_program, const CompileOptions &options) {

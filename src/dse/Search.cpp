@@ -53,9 +53,10 @@ public:
 
     SearchResult run() {
         PointChoices naive(space_.nodes.size());
-        add(naive, "naive");
         PointChoices outside = naive;
         for (size_t i = 0; i < space_.nodes.size(); i++) outside[i].order = has_outside(space_.nodes[i]) ? 1 : 0;
+        hint(outside, 1);
+        add(naive, "naive");
         add(outside, "reduction outside");
         faster_orders();
         // Neither step-1 point fits: parallelism only adds to them, so the series without the
@@ -97,6 +98,12 @@ private:
     // Whether node `n` offers the "reduction outside" order (orders[1], not the layout "hwc").
     static bool has_outside(const NodeKnobs &n) { return n.orders.size() > 1 && !n.orders[1].hwc; }
     bool full() const { return static_cast<int>(result_.points.size()) >= limit_; }
+    // Tells options_.prefetch of `c`, a point the search may evaluate after `before` more
+    // points, unless it was evaluated or the budget of points will be spent by then.
+    void hint(const PointChoices &c, int before) const {
+        if (!options_.prefetch || seen_.count(key(c)) || static_cast<int>(result_.points.size()) + before >= limit_) return;
+        options_.prefetch(point_schedule(space_, c));
+    }
 
     // Evaluates `c` unless it was evaluated already or the budget of points is spent; returns
     // whether it was evaluated now.
@@ -191,6 +198,8 @@ private:
         for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
             PointChoices c = target_point(target, false, maxed);
+            bool next_maxed = true;
+            if (!maxed && target / 2 >= 1) hint(target_point(target / 2, false, next_maxed), 1);
             if (add(c, origin) && result_.points.back().ok) {
                 const EvaluatedPoint &p = result_.points.back();
                 // Smaller targets only take more DSPs once the budget is exceeded, or once the
@@ -317,6 +326,8 @@ private:
         for (int64_t target = slowest_ / 2; target >= 1 && !full(); target /= 2) {
             bool maxed = true;
             PointChoices c = target_point(target, allow, maxed);
+            bool next_maxed = true;
+            if (!maxed && target / 2 >= 1) hint(target_point(target / 2, allow, next_maxed), 1);
             add(c, origin);
             int p = find(c);
             if (p < 0 || !result_.points[p].ok) break;

@@ -8,6 +8,7 @@
 #include "dse/Search.h"
 #include "dse/Space.h"
 #include "flowhls/Examples.h"
+#include "emit/QorReport.h"
 #include "graph/GraphText.h"
 
 #include <gtest/gtest.h>
@@ -133,6 +134,68 @@ TEST(LoweringMemo, ExplorationWithTheMemoGivesTheSamePoints) {
     EXPECT_EQ(memoized, lowered);
     EXPECT_GT(memo.hits(), 0);
     EXPECT_GT(memo.size(), 1u);  // points with other loop transformations were lowered
+}
+
+// Filters estimated on several threads give the estimate one thread gives: every figure of
+// every filter, in the same order (qor_json byte for byte), at the naive point and at a point
+// with unrolls and a reordered filter.
+TEST(LoweringMemo, FiltersEstimatedOnThreadsGiveTheSameEstimate) {
+    HalideProgram program = build_example("pb_2mm", "", "small");
+    CompileOptions options;
+    const Device device = load_device(options.device, options.clock_mhz);
+    const dse::DesignSpace space = dse::build_space(program, extract_program(program, options.target));
+    int node = reordered_node(space);
+    ASSERT_GE(node, 0);
+    dse::PointChoices changed(space.nodes.size());
+    changed[node].order = 1;
+    for (dse::Choice &c : changed) c.unroll = 1;
+    for (const dse::PointChoices &choices : {dse::PointChoices(space.nodes.size()), changed}) {
+        HalideProgram p = program;
+        p.directives.append(dse::point_schedule(space, choices));
+        options.estimate_threads = 1;
+        DesignEstimate one = estimate_program(p, options);
+        ASSERT_GT(one.filters.size(), 1u);
+        for (int threads : {2, 3, 16}) {
+            options.estimate_threads = threads;
+            EXPECT_EQ(qor_json(estimate_program(p, options), device), qor_json(one, device)) << threads << " threads";
+        }
+    }
+}
+
+// The exploration with the lowering of the series' next point started ahead (prefetch, on a
+// thread of its own) and the filters estimated on two threads: the points and the choice
+// lowering every point on one thread gives (pareto.csv byte for byte), and prefetches ran.
+TEST(LoweringMemo, ExplorationWithPrefetchesAndThreadsGivesTheSamePoints) {
+    HalideProgram program = build_example("pb_2mm", "", "small");
+    CompileOptions options;
+    const dse::DesignSpace space = dse::build_space(program, extract_program(program, options.target));
+    dse::SearchOptions so;
+    so.max_points = 24;
+    so.budget = dse::default_budget(load_device(options.device, options.clock_mhz));
+    auto explore = [&](LoweringMemo *m, const CompileOptions &o, const dse::SearchOptions &s) {
+        dse::Evaluator evaluate = [&](const HlsSchedule &schedule) {
+            HalideProgram p = program;
+            p.directives.append(schedule);
+            return estimate_program(p, o, m);
+        };
+        return dse::pareto_csv(space, dse::explore(space, evaluate, s));
+    };
+    const std::string lowered = explore(nullptr, options, so);
+    LoweringMemo memo;
+    CompileOptions threaded = options;
+    threaded.estimate_threads = 2;
+    dse::SearchOptions prefetching = so;
+    int hinted = 0;
+    prefetching.prefetch = [&](const HlsSchedule &schedule) {
+        hinted++;
+        HalideProgram p = program;
+        p.directives.append(schedule);
+        memo.prefetch(p, options.target);
+    };
+    EXPECT_EQ(explore(&memo, threaded, prefetching), lowered);
+    memo.wait();
+    EXPECT_GT(hinted, 0);
+    EXPECT_GT(memo.prefetched(), 0);
 }
 
 }  // namespace

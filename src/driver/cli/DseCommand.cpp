@@ -128,6 +128,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     quiet.dump_after.clear();
     quiet.time_passes = false;
     quiet.log_stream = nullptr;
+    quiet.estimate_threads = settings.threads;
     // The points are estimated, never refused (estimate_program); the budget's URAM is what
     // bind-uram fills.
     quiet.budget = settings.budget;
@@ -152,7 +153,17 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
         p.directives.append(schedule);
         return estimate_program(p, quiet, &lowering_memo);
     };
+    if (settings.threads > 1) {
+        // The series' next point is lowered while the current one is estimated (LoweringMemo::
+        // prefetch): the same graphs, sooner.
+        so.prefetch = [&](const HlsSchedule &schedule) {
+            HalideProgram p = program;
+            p.directives.append(schedule);
+            lowering_memo.prefetch(p, options.target);
+        };
+    }
     o.result = dse::explore(o.space, evaluate, so);
+    lowering_memo.wait();
     if (so.progress) std::cerr << "\n";
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     check_outcome(o);
@@ -247,6 +258,10 @@ Command dse_command(CLI::App &app) {
         ->capture_default_str();
     c->add_option("--max-points", a->settings.max_points, "most points evaluated")
         ->check(whole_number_in(1, 100000))
+        ->capture_default_str();
+    c->add_option("--threads", a->settings.threads,
+                  "threads estimating a point's filters (the results do not depend on it)")
+        ->check(whole_number_in(1, 64))
         ->capture_default_str();
     c->add_option("--precision", a->precision,
                   "float data in fixed point, as compile's --precision: every point is estimated with it "

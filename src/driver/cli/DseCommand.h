@@ -14,6 +14,10 @@ struct DseSettings {
     std::string budget;  ///< --budget text ("" = 80% of every resource)
     uint64_t seed = 1;
     int max_points = 40;
+    /// Threads estimating a point's filters (CompileOptions::estimate_threads); above 1, the
+    /// search's next point is also lowered on a thread of its own while the current one is
+    /// evaluated (dse::SearchOptions::prefetch). The results do not depend on it.
+    int threads = 2;
 };
 
 /// An exploration's results.
