@@ -195,7 +195,11 @@ int run_compile(const CompileArgs &a) {
         // `--directives schedule.json` would compile it.
         HalideProgram start = program;
         start.directives.append(user);
-        explored = explore_program(start, options, DseSettings{a.budget, a.dse_seed, a.max_points});
+        DseSettings settings{a.budget, a.dse_seed, a.max_points};
+        // The project's graph.txt shows Halide's numbering, which counts the lowerings made
+        // before it in the process: lowerings started ahead and not used would change it.
+        settings.prefetch = false;
+        explored = explore_program(start, options, settings);
         std::string json = point_schedule_json(*explored, explored->result.chosen, user);
         user = parse_directives_json(json, "schedule.json");
         options.extra_files.push_back({"schedule.json", json});

@@ -153,7 +153,7 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
         p.directives.append(schedule);
         return estimate_program(p, quiet, &lowering_memo);
     };
-    if (settings.threads > 1) {
+    if (settings.threads > 1 && settings.prefetch) {
         // The series' next point is lowered while the current one is estimated (LoweringMemo::
         // prefetch): the same graphs, sooner.
         so.prefetch = [&](const HlsSchedule &schedule) {

@@ -14,10 +14,13 @@ struct DseSettings {
     std::string budget;  ///< --budget text ("" = 80% of every resource)
     uint64_t seed = 1;
     int max_points = 40;
-    /// Threads estimating a point's filters (CompileOptions::estimate_threads); above 1, the
-    /// search's next point is also lowered on a thread of its own while the current one is
-    /// evaluated (dse::SearchOptions::prefetch). The results do not depend on it.
+    /// Threads estimating a point's filters (CompileOptions::estimate_threads); above 1 and with
+    /// `prefetch`, the search's next point is also lowered on a thread of its own while the
+    /// current one is evaluated (dse::SearchOptions::prefetch). The points and the choice do
+    /// not depend on either; the lowerings started ahead and not used move Halide's name
+    /// counters (graph dumps made later in the process number their temporaries differently).
     int threads = 2;
+    bool prefetch = true;
 };
 
 /// An exploration's results.
