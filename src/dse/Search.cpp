@@ -484,27 +484,49 @@ private:
     // ScaleHLS-style: pick a frontier point, evaluate one of its unevaluated neighbours.
     void neighbourhood() {
         while (!full()) {
-            std::vector<size_t> front = current_front();
+            PointChoices next;
+            size_t parent = 0;
+            if (!pick_neighbour(current_front(), seen_, rng_, exhausted_, next, parent)) return;
+            if (options_.prefetch) {
+                // The pick after this one if this point leaves the frontier as it is.
+                std::set<std::string> seen = seen_;
+                seen.insert(key(next));
+                uint64_t rng = rng_;
+                std::set<size_t> exhausted = exhausted_;
+                PointChoices after;
+                size_t after_parent = 0;
+                if (pick_neighbour(current_front(), seen, rng, exhausted, after, after_parent)) hint(after, 1);
+            }
+            add(next, "neighbour of " + std::to_string(parent));
+        }
+    }
+
+    // The neighbourhood's pick from the frontier `front`: a parent drawn from `rng` among the
+    // points not in `exhausted` (which gains the parents drawn without a neighbour outside
+    // `seen`), and one of its neighbours outside `seen`; false when every point is exhausted.
+    bool pick_neighbour(const std::vector<size_t> &front, const std::set<std::string> &seen, uint64_t &rng,
+                        std::set<size_t> &exhausted, PointChoices &next, size_t &parent) const {
+        while (true) {
             std::vector<size_t> open;
             for (size_t p : front) {
-                if (!exhausted_.count(p)) open.push_back(p);
+                if (!exhausted.count(p)) open.push_back(p);
             }
-            if (open.empty()) return;
-            size_t parent = open[splitmix64(rng_) % open.size()];
+            if (open.empty()) return false;
+            parent = open[splitmix64(rng) % open.size()];
             std::vector<std::pair<PointChoices, bool>> all = neighbours(parent);
             std::vector<PointChoices> fresh;
             for (const auto &n : all) {
-                if (!seen_.count(key(n.first))) fresh.push_back(n.first);
+                if (!seen.count(key(n.first))) fresh.push_back(n.first);
             }
             if (fresh.empty()) {
-                exhausted_.insert(parent);
+                exhausted.insert(parent);
                 continue;
             }
             // The slowest filter's step up first (when unevaluated) every other draw.
-            bool guided = !all.empty() && all.front().second && !seen_.count(key(all.front().first)) &&
-                          splitmix64(rng_) % 2 == 0;
-            const PointChoices &next = guided ? all.front().first : fresh[splitmix64(rng_) % fresh.size()];
-            add(next, "neighbour of " + std::to_string(parent));
+            bool guided = !all.empty() && all.front().second && !seen.count(key(all.front().first)) &&
+                          splitmix64(rng) % 2 == 0;
+            next = guided ? all.front().first : fresh[splitmix64(rng) % fresh.size()];
+            return true;
         }
     }
 

@@ -35,9 +35,10 @@ struct SearchOptions {
     /// Called after each evaluation with the number of points evaluated (null: nothing).
     std::function<void(int evaluated)> progress;
     /// Told, before a point is evaluated, the schedule of the point the search evaluates after
-    /// it unless the first one's figures stop the series (the next target of a balanced or jam
-    /// series, the "reduction outside" point): the caller may start preparing it (lowering it
-    /// on another thread). Null: nothing. The search and its results do not depend on it.
+    /// it unless the first one's figures change the course (the next target of a balanced or
+    /// jam series, the "reduction outside" point, the neighbourhood's next pick if the point
+    /// leaves the frontier as it is): the caller may start preparing it (lowering it on another
+    /// thread). Null: nothing. The search and its results do not depend on it.
     std::function<void(const HlsSchedule &schedule)> prefetch;
 };
 
