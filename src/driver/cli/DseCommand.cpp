@@ -154,8 +154,8 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
         return estimate_program(p, quiet, &lowering_memo);
     };
     if (settings.threads > 1 && settings.prefetch) {
-        // The series' next point is lowered while the current one is estimated (LoweringMemo::
-        // prefetch): the same graphs, sooner.
+        // The search's guess at its next point is lowered while the current one is evaluated
+        // (LoweringMemo::prefetch): the same graphs, sooner.
         so.prefetch = [&](const HlsSchedule &schedule) {
             HalideProgram p = program;
             p.directives.append(schedule);
@@ -260,7 +260,8 @@ Command dse_command(CLI::App &app) {
         ->check(whole_number_in(1, 100000))
         ->capture_default_str();
     c->add_option("--threads", a->settings.threads,
-                  "threads estimating a point's filters (the results do not depend on it)")
+                  "threads: a point's filters estimated at once, and with 2 or more the search's guess at its next "
+                  "point lowered ahead (the results do not depend on it)")
         ->check(whole_number_in(1, 64))
         ->capture_default_str();
     c->add_option("--precision", a->precision,
