@@ -2,6 +2,7 @@
 #include "transforms/BindUram.h"
 #include "analysis/MemoryModel.h"
 #include "graph/Precision.h"
+#include "transforms/InferPartitions.h"
 
 #include <algorithm>
 
@@ -37,10 +38,34 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
     return used;
 }
 
+// infer-partitions' largest cyclic factor (rows of a flattened array).
+constexpr int64_t kMaxUramBanks = 128;
+
 struct Candidate {
     LocalBuffer *local;
     int64_t saved_bram18k, uram;
+    ArrayPartition partition;  // what the local gets when bound
 };
+
+// `l`'s partition for UltraRAM: when its banks are deeper than one UltraRAM block, the smallest
+// cyclic factor whose banks fit one block each and that still serves `f`'s accesses, if that
+// takes fewer UltraRAMs; else its own. Only a 1-D cyclic partition infer-partitions chose.
+ArrayPartition uram_partition(const Filter &f, const LocalBuffer &l, const Device &device) {
+    const ArrayPartition &p = l.partition;
+    bool inferred = p.inferred && p.reason.rfind("inferred: ", 0) == 0;
+    if (!inferred || p.kind != PartitionKind::Cyclic || !p.dims.empty()) return p;
+    int64_t banks = banks_of(p);
+    int64_t uram = uram_storage(l.size, l.type.bits(), p, device).uram;
+    int64_t lo = std::max((l.size + device.uram_words - 1) / device.uram_words, banks + 1);
+    if (lo >= uram) return p;  // no factor that fits the blocks takes fewer of them
+    int64_t factor = smallest_serving_cyclic_factor(f, l.name, l.size, lo, std::min(kMaxUramBanks, uram - 1));
+    if (factor == 0) return p;
+    ArrayPartition fitted = p;
+    fitted.factor = factor;
+    fitted.reason += "; bind-uram: " + std::to_string(factor) + " banks instead of " + std::to_string(banks) +
+                     ", each within one UltraRAM block";
+    return fitted;
+}
 
 }  // namespace
 
@@ -55,7 +80,8 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
             if (l.scalar || l.uram || banks < 2 || l.type.bits() > device->uram_bits) continue;
             Storage bram = array_storage(l.size, l.type.bits(), l.partition, *device);
             if (bram.uram > 0 || bram.bram18k < banks * device->uram_min_bram18k) continue;
-            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), l.partition, *device).uram});
+            ArrayPartition p = uram_partition(f, l, *device);
+            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
         }
     }
     // Most block RAM saved per UltraRAM first; stable: filter and local order break ties.
@@ -67,6 +93,7 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
         if (used + c.uram > options.uram_blocks) continue;
         used += c.uram;
         c.local->uram = true;
+        c.local->partition = c.partition;
         result.changed = true;
     }
     return result;

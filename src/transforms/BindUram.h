@@ -23,8 +23,13 @@ struct UramOptions {
 /// into at least two banks, each bank needing at least device->uram_min_bram18k block RAMs
 /// (and elements of at most device->uram_bits bits), to UltraRAM (LocalBuffer::uram: each bank
 /// in its own blocks, uram_storage): most block RAMs saved per UltraRAM first (then filter and
-/// local order), each while the total stays within options.uram_blocks. Only the storage
-/// binding changes (the generated C is the same but for a bind_storage pragma). Deterministic.
+/// local order), each while the total stays within options.uram_blocks. A bound local whose
+/// banks (an inferred 1-D cyclic partition) are deeper than one UltraRAM block gets the
+/// smallest larger cyclic factor (at most 128) whose banks fit one block each, when one serves
+/// the filter's accesses as infer-partitions requires (smallest_serving_cyclic_factor) and it
+/// takes fewer UltraRAMs (a 65 x 4,538-float copy: 73 banks of 4,040, 73 URAM instead of 130);
+/// the reason text says so. Only the storage binding and that factor change (the generated C
+/// is the same but for the bind_storage and partition pragmas). Deterministic.
 PassResult bind_uram(FilterGraph &graph, const UramOptions &options);
 
 }  // namespace flowhls

@@ -3,6 +3,9 @@
 
 #include "transforms/Pass.h"
 
+#include <cstdint>
+#include <string>
+
 namespace flowhls {
 
 /// Contract: for every loop with a pipeline directive, takes the accesses one iteration makes
@@ -18,5 +21,13 @@ namespace flowhls {
 /// (enabled, not inferred) and those another pass chose for its own locals (line buffers) are
 /// never changed. Changes no filter body.
 PassResult infer_partitions(FilterGraph &graph);
+
+/// Contract: the smallest cyclic factor in [max(lo, 2), hi] that serves `filter`'s accesses to
+/// its array `array` (`size` elements) as infer_partitions requires of its own choice: no bank
+/// needs more than 1 read and 1 write per iteration of any pipelined loop (or what repeated
+/// accesses to one element need anyway); 0 when none does. An array no pipelined loop
+/// accesses is served by any factor. Pure.
+int64_t smallest_serving_cyclic_factor(const Filter &filter, const std::string &array, int64_t size, int64_t lo,
+                                       int64_t hi);
 
 }  // namespace flowhls

@@ -197,5 +197,21 @@ TEST(InferPartitions, GemmUnrolledByHalideShowsItsPartitionsInTheDump) {
         << final_graph;
 }
 
+// Eight rows of A 784 apart read in one iteration: a cyclic factor serves them when 784 mod f
+// leaves the eight rows in eight banks (none below 9; 9 and 11 do, 10 does not: 784 = 2^4 x 7^2
+// and 5 x 784 is a multiple of 10); a range without such a factor gives 0.
+TEST(InferPartitions, SmallestServingCyclicFactorSkipsFactorsThatMergeRows) {
+    Expr sum = load("A", var("i"));
+    for (int k = 1; k < 8; k++) sum = sum + load("A", var("i") + 784 * k);
+    FilterGraph g = graph_of(loop("i", 784, store("out", sum, var("i") % 32)), {8 * 784});
+    g.filters[0].directives["i"] = pipelined();
+    const Filter &f = g.filters[0];
+    EXPECT_EQ(smallest_serving_cyclic_factor(f, "A", 8 * 784, 2, 128), 9);
+    EXPECT_EQ(smallest_serving_cyclic_factor(f, "A", 8 * 784, 10, 128), 11);
+    EXPECT_EQ(smallest_serving_cyclic_factor(f, "A", 8 * 784, 14, 14), 0);  // 784 = 56 x 14
+    // An array the pipelined loop does not access: any factor.
+    EXPECT_EQ(smallest_serving_cyclic_factor(f, "B", 100, 3, 128), 3);
+}
+
 }  // namespace
 }  // namespace flowhls
