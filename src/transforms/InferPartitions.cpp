@@ -271,15 +271,16 @@ PassResult infer_partitions(FilterGraph &graph) {
     return result;
 }
 
-int64_t smallest_serving_cyclic_factor(const Filter &filter, const std::string &array, int64_t size, int64_t lo,
-                                       int64_t hi) {
+std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::string &array, int64_t size,
+                                            const std::vector<int64_t> &factors) {
     const Device memory;  // as infer_partitions: 1 read + 1 write port per bank
     std::map<std::string, std::vector<AccessCase>> cases = access_cases(filter);
     auto it = cases.find(array);
-    for (int64_t f = std::max<int64_t>(lo, 2); f <= hi; f++) {
-        if (it == cases.end() || serves(it->second, PartitionKind::Cyclic, f, size, memory)) return f;
+    std::vector<int64_t> out;
+    for (int64_t f : factors) {
+        if (f >= 2 && (it == cases.end() || serves(it->second, PartitionKind::Cyclic, f, size, memory))) out.push_back(f);
     }
-    return 0;
+    return out;
 }
 
 }  // namespace flowhls

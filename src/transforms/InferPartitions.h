@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace flowhls {
 
@@ -22,12 +23,12 @@ namespace flowhls {
 /// never changed. Changes no filter body.
 PassResult infer_partitions(FilterGraph &graph);
 
-/// Contract: the smallest cyclic factor in [max(lo, 2), hi] that serves `filter`'s accesses to
-/// its array `array` (`size` elements) as infer_partitions requires of its own choice: no bank
-/// needs more than 1 read and 1 write per iteration of any pipelined loop (or what repeated
-/// accesses to one element need anyway); 0 when none does. An array no pipelined loop
-/// accesses is served by any factor. Pure.
-int64_t smallest_serving_cyclic_factor(const Filter &filter, const std::string &array, int64_t size, int64_t lo,
-                                       int64_t hi);
+/// Contract: the cyclic factors of `factors` (in their order; at least 2) that serve `filter`'s
+/// accesses to the array `array` (`size` elements) as infer_partitions requires of its own
+/// choice: no bank needs more than 1 read and 1 write per iteration of any pipelined loop (or
+/// what repeated accesses to one element need anyway). An array no pipelined loop of `filter`
+/// accesses is served by every factor. Pure.
+std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::string &array, int64_t size,
+                                            const std::vector<int64_t> &factors);
 
 }  // namespace flowhls
