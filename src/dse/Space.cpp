@@ -473,6 +473,38 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
+std::vector<std::string> reader_vars(const Function &f, const std::string &callee);
+
+// A pool's helper `acc` (stage `acc_stage` its window's reduction) in the "hwc" order of `f`
+// (args [x, y, c, n]): computed at `f`'s x for all channels, its channel loop (the dimension
+// `f` indexes with c) moved inside the window's loops, so the pipelined loop runs over the
+// channels (no recurrence between iterations) instead of over the window per output. Added to
+// o.transforms when the helper's stage has reduction loops and that channel dimension.
+void pool_channels_inside(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
+                          const std::string &acc_name, const std::string &acc_key, int acc_stage,
+                          const std::vector<std::string> &args) {
+    std::vector<std::string> called = reader_vars(f, acc_name);
+    std::vector<std::string> pure = acc.args();
+    if (called.size() != pure.size() || acc_stage < 1) return;
+    std::string channel;
+    for (size_t i = 0; i < called.size(); i++) {
+        if (called[i] == args[2]) channel = loop_var(pure[i]);
+    }
+    if (channel.empty()) return;
+    std::vector<std::string> order = {channel}, rest;
+    bool found = false, reductions = false;
+    for (const Dim &d : stage_dims(acc, acc_stage)) {
+        std::string v = loop_var(d.var);
+        found = found || (!d.is_rvar() && v == channel);
+        reductions = reductions || d.is_rvar();
+        if (d.is_rvar()) order.push_back(v);
+        else if (v != channel) rest.push_back(v);
+    }
+    if (!found || !reductions) return;
+    order.insert(order.end(), rest.begin(), rest.end());
+    o.transforms = {compute_at_of(acc_key, key, args[0]), o.transforms.front(), reorder_of(acc_key, acc_stage, order)};
+}
+
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -496,13 +528,18 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     auto origin = program.onnx_origins.find(n.filter);
     if (!acc || origin == program.onnx_origins.end() || origin->second.op != "Conv") {
-        // The reorder only (models/reduction_schedule.py --hwc); a helper (a pool's) stays
-        // computed per output element, so the channel loop is unrolled only without one.
+        // The reorder only (models/reduction_schedule.py --hwc); without a helper the channel
+        // loop is unrolled. A helper (a pool's window) is computed at x for all channels, its
+        // channel loop inside the window's loops (pool_channels_inside), when it has one.
         o.transforms = {layout};
         o.unroll_loop = args[2];
         o.unroll_keys = {n.key};
         o.unroll_trip = acc ? 0 : trip_of(loops, n.filter, 0, args[2]);
         o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(o.unroll_trip);
+        if (acc && origin != program.onnx_origins.end()) {
+            std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
+            pool_channels_inside(o, f, n.key, *acc, acc_name, acc_key, acc_stage, args);
+        }
         n.orders.push_back(o);
         return;
     }

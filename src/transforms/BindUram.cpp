@@ -2,6 +2,7 @@
 #include "transforms/BindUram.h"
 #include "analysis/MemoryModel.h"
 #include "graph/Precision.h"
+#include "transforms/InferPartitions.h"
 
 #include <algorithm>
 
@@ -37,10 +38,65 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
     return used;
 }
 
+// infer-partitions' largest cyclic factor (rows of a flattened array).
+constexpr int64_t kMaxUramBanks = 128;
+
 struct Candidate {
     LocalBuffer *local;
     int64_t saved_bram18k, uram;
+    ArrayPartition partition;  // what the local gets when bound
 };
+
+// `p` for an array of `size` elements of `bits` bound to UltraRAM: the cyclic factor above its
+// own (up to kMaxUramBanks) that takes the fewest UltraRAM blocks, fewer than `p` takes (then
+// the fewest banks), among those every filter of `filters` serves (serving_cyclic_factors);
+// `p` itself when there is none, or when `p` is not a 1-D cyclic partition infer-partitions chose.
+ArrayPartition uram_partition(const std::vector<const Filter *> &filters, const std::string &name, int64_t size,
+                              int bits, const ArrayPartition &p, const Device &device) {
+    bool inferred = p.enabled && p.inferred && p.reason.rfind("inferred: ", 0) == 0;
+    if (!inferred || p.kind != PartitionKind::Cyclic || !p.dims.empty()) return p;
+    int64_t banks = banks_of(p);
+    int64_t blocks = uram_storage(size, bits, p, device).uram;
+    auto blocks_at = [&](int64_t factor) {
+        ArrayPartition q = p;
+        q.factor = factor;
+        return uram_storage(size, bits, q, device).uram;
+    };
+    std::vector<int64_t> factors;
+    for (int64_t f = banks + 1; f <= kMaxUramBanks; f++) {
+        if (blocks_at(f) < blocks) factors.push_back(f);
+    }
+    std::stable_sort(factors.begin(), factors.end(),
+                     [&](int64_t a, int64_t b) { return blocks_at(a) < blocks_at(b); });
+    for (const Filter *f : filters) {
+        if (factors.empty()) break;
+        factors = serving_cyclic_factors(*f, name, size, factors);
+    }
+    if (factors.empty()) return p;
+    ArrayPartition fitted = p;
+    fitted.factor = factors.front();
+    fitted.reason += "; bind-uram: " + std::to_string(fitted.factor) + " banks instead of " + std::to_string(banks) +
+                     ", " + std::to_string(blocks_at(fitted.factor)) + " UltraRAM blocks instead of " +
+                     std::to_string(blocks);
+    return fitted;
+}
+
+// URAM-resident weights refitted (uram_partition, served by their consumers); whether any changed.
+bool fit_resident(FilterGraph &graph, const Device &device) {
+    bool changed = false;
+    for (Buffer &b : graph.buffers) {
+        if (b.channel != ChannelKind::Resident || b.is_scalar()) continue;
+        std::vector<const Filter *> readers;
+        for (int c : b.consumers) readers.push_back(&graph.filters[c]);
+        if (readers.empty()) continue;
+        ArrayPartition p = uram_partition(readers, b.name, b.size(), stored_bits(graph, b), b.partition, device);
+        if (p.factor != b.partition.factor) {
+            b.partition = p;
+            changed = true;
+        }
+    }
+    return changed;
+}
 
 }  // namespace
 
@@ -48,6 +104,7 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
     PassResult result;
     const Device *device = options.device;
     if (!device || device->uram_words <= 0 || device->uram_bits <= 0) return result;
+    result.changed = fit_resident(graph, *device);
     std::vector<Candidate> candidates;
     for (Filter &f : graph.filters) {
         for (LocalBuffer &l : f.locals) {
@@ -55,7 +112,8 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
             if (l.scalar || l.uram || banks < 2 || l.type.bits() > device->uram_bits) continue;
             Storage bram = array_storage(l.size, l.type.bits(), l.partition, *device);
             if (bram.uram > 0 || bram.bram18k < banks * device->uram_min_bram18k) continue;
-            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), l.partition, *device).uram});
+            ArrayPartition p = uram_partition({&f}, l.name, l.size, l.type.bits(), l.partition, *device);
+            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
         }
     }
     // Most block RAM saved per UltraRAM first; stable: filter and local order break ties.
@@ -67,6 +125,7 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
         if (used + c.uram > options.uram_blocks) continue;
         used += c.uram;
         c.local->uram = true;
+        c.local->partition = c.partition;
         result.changed = true;
     }
     return result;

@@ -108,21 +108,25 @@ std::string offsets_text(const AccessCase &c, const std::string &array) {
     return text + " per iteration";
 }
 
+// Whether the partition leaves no bank needing more ports than the memory has (or than
+// repeated accesses to one element need anyway) in any of the cases.
+bool serves(const std::vector<AccessCase> &cases, PartitionKind kind, int64_t factor, int64_t size, const Device &memory) {
+    for (const AccessCase &c : cases) {
+        PortDemand d = demand(c, kind, factor, size);
+        PortDemand e = same_element_demand(c.accesses);
+        if (d.reads > std::max<int64_t>(memory.read_ports, e.reads) ||
+            d.writes > std::max<int64_t>(memory.write_ports, e.writes)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 Choice choose(const std::string &array, int64_t size, const std::vector<AccessCase> &cases, const Device &memory) {
     Choice out;
     // A partition fits when no bank needs more ports than the memory has (or than repeated
     // accesses to one element need anyway).
-    auto fits = [&](PartitionKind kind, int64_t factor) {
-        for (const AccessCase &c : cases) {
-            PortDemand d = demand(c, kind, factor, size);
-            PortDemand e = same_element_demand(c.accesses);
-            if (d.reads > std::max<int64_t>(memory.read_ports, e.reads) ||
-                d.writes > std::max<int64_t>(memory.write_ports, e.writes)) {
-                return false;
-            }
-        }
-        return true;
-    };
+    auto fits = [&](PartitionKind kind, int64_t factor) { return serves(cases, kind, factor, size, memory); };
     if (fits(PartitionKind::Cyclic, 1)) return out;  // the ports suffice
     // The case that needs the most ports names the reason.
     const AccessCase *worst = &cases.front();
@@ -180,6 +184,26 @@ Choice choose(const std::string &array, int64_t size, const std::vector<AccessCa
     return out;
 }
 
+// Array name -> the cases of `f`'s pipelined loops that access it.
+std::map<std::string, std::vector<AccessCase>> access_cases(const Filter &f) {
+    std::map<std::string, std::vector<AccessCase>> cases;
+    if (!f.body.defined()) return cases;
+    for (const PipelineIteration &loop : pipeline_iterations(apply_hls_unroll(f.body, f.directives), f.directives)) {
+        std::string description = replication_text(f.body, f.directives, loop.loop);
+        for (const auto &kv : loop.arrays) {
+            AccessCase c;
+            c.description = description;
+            c.accesses = kv.second;
+            std::vector<Expr> indices;
+            for (const ArrayAccess &a : kv.second) indices.push_back(a.index);
+            c.groups = constant_offset_groups(indices);
+            c.ranges = loop.ranges;
+            cases[kv.first].push_back(std::move(c));
+        }
+    }
+    return cases;
+}
+
 bool same(const ArrayPartition &a, const ArrayPartition &b) {
     return a.enabled == b.enabled && a.kind == b.kind && a.factor == b.factor && a.inferred == b.inferred &&
            a.reason == b.reason;
@@ -200,19 +224,10 @@ PassResult infer_partitions(FilterGraph &graph) {
     std::vector<std::map<std::string, std::vector<AccessCase>>> local_cases(graph.filters.size());
     for (size_t fi = 0; fi < graph.filters.size(); fi++) {
         const Filter &f = graph.filters[fi];
-        if (!f.body.defined()) continue;
         std::set<std::string> locals;
         for (const LocalBuffer &l : f.locals) locals.insert(l.name);
-        for (const PipelineIteration &loop : pipeline_iterations(apply_hls_unroll(f.body, f.directives), f.directives)) {
-            std::string description = replication_text(f.body, f.directives, loop.loop);
-            for (const auto &kv : loop.arrays) {
-                AccessCase c;
-                c.description = description;
-                c.accesses = kv.second;
-                std::vector<Expr> indices;
-                for (const ArrayAccess &a : kv.second) indices.push_back(a.index);
-                c.groups = constant_offset_groups(indices);
-                c.ranges = loop.ranges;
+        for (auto &kv : access_cases(f)) {
+            for (AccessCase &c : kv.second) {
                 if (locals.count(kv.first)) {
                     local_cases[fi][kv.first].push_back(std::move(c));
                 } else if (graph.has_buffer(kv.first)) {
@@ -254,6 +269,18 @@ PassResult infer_partitions(FilterGraph &graph) {
         }
     }
     return result;
+}
+
+std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::string &array, int64_t size,
+                                            const std::vector<int64_t> &factors) {
+    const Device memory;  // as infer_partitions: 1 read + 1 write port per bank
+    std::map<std::string, std::vector<AccessCase>> cases = access_cases(filter);
+    auto it = cases.find(array);
+    std::vector<int64_t> out;
+    for (int64_t f : factors) {
+        if (f >= 2 && (it == cases.end() || serves(it->second, PartitionKind::Cyclic, f, size, memory))) out.push_back(f);
+    }
+    return out;
 }
 
 }  // namespace flowhls

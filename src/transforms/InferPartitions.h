@@ -3,6 +3,10 @@
 
 #include "transforms/Pass.h"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 namespace flowhls {
 
 /// Contract: for every loop with a pipeline directive, takes the accesses one iteration makes
@@ -18,5 +22,13 @@ namespace flowhls {
 /// (enabled, not inferred) and those another pass chose for its own locals (line buffers) are
 /// never changed. Changes no filter body.
 PassResult infer_partitions(FilterGraph &graph);
+
+/// Contract: the cyclic factors of `factors` (in their order; at least 2) that serve `filter`'s
+/// accesses to the array `array` (`size` elements) as infer_partitions requires of its own
+/// choice: no bank needs more than 1 read and 1 write per iteration of any pipelined loop (or
+/// what repeated accesses to one element need anyway). An array no pipelined loop of `filter`
+/// accesses is served by every factor. Pure.
+std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::string &array, int64_t size,
+                                            const std::vector<int64_t> &factors);
 
 }  // namespace flowhls

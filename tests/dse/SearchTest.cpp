@@ -632,6 +632,35 @@ TEST(SpaceJam, ZooResnetConvsOfferTheOutputChannelJam) {
     EXPECT_EQ(last->orders[1].jams.back(), 64);                       // co: 512 channels
 }
 
+// ResNet-18's maxpool (64x64 zoo model, fixture zoo_export_dse; skipped without it) has a
+// helper for its padded window: the "hwc" order computes it at the filter's `ox` for all
+// channels, its channel loop `d1` inside the window's loops (pool_channels_inside), no unroll.
+TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheChannelsInsideTheWindow) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/resnet18_64/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_dse)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    const NodeKnobs *pool = nullptr;
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.key == "/maxpool/MaxPool") pool = &n;
+    }
+    ASSERT_NE(pool, nullptr);
+    int h = hwc_order(*pool);
+    ASSERT_GE(h, 0);
+    const OrderOption &o = pool->orders[h];
+    ASSERT_EQ(o.transforms.size(), 3u);
+    EXPECT_EQ(o.transforms[0].kind, LoopTransform::Kind::ComputeAt);
+    EXPECT_EQ(o.transforms[0].func, "/maxpool/MaxPool#acc");
+    EXPECT_EQ(o.transforms[0].at_func, "/maxpool/MaxPool");
+    EXPECT_EQ(o.transforms[0].at_loop, "ox");
+    EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "ox", "oy", "n"}));  // the layout
+    EXPECT_EQ(o.transforms[2].func, "/maxpool/MaxPool#acc");
+    EXPECT_EQ(o.transforms[2].stage, 1);
+    // The channel innermost, then the window, then the helper's other pure loops in their own
+    // order (one iteration each at `ox`).
+    EXPECT_EQ(o.transforms[2].loops, (std::vector<std::string>{"d1", "kx", "ky", "d3", "d2", "d0"}));
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
+}
+
 // The filter of `s` whose name contains `part` (null: none).
 const NodeKnobs *node_containing(const DesignSpace &s, const std::string &part) {
     for (const NodeKnobs &n : s.nodes) {

@@ -197,5 +197,22 @@ TEST(InferPartitions, GemmUnrolledByHalideShowsItsPartitionsInTheDump) {
         << final_graph;
 }
 
+// Eight rows of A 784 apart read in one iteration: a cyclic factor serves them when 784 mod f
+// leaves the eight rows in eight banks (9, 11, 13 and 15 below 16; not 8, 10, 12 or 14: 784 =
+// 2^4 x 7^2, so 2 x 784 is a multiple of 8 and 14, 5 x 784 of 10, 3 x 784 of 12).
+TEST(InferPartitions, ServingCyclicFactorsSkipFactorsThatMergeRows) {
+    Expr sum = load("A", var("i"));
+    for (int k = 1; k < 8; k++) sum = sum + load("A", var("i") + 784 * k);
+    FilterGraph g = graph_of(loop("i", 784, store("out", sum, var("i") % 32)), {8 * 784});
+    g.filters[0].directives["i"] = pipelined();
+    const Filter &f = g.filters[0];
+    std::vector<int64_t> all;
+    for (int64_t x = 1; x < 16; x++) all.push_back(x);
+    EXPECT_EQ(serving_cyclic_factors(f, "A", 8 * 784, all), (std::vector<int64_t>{9, 11, 13, 15}));
+    EXPECT_EQ(serving_cyclic_factors(f, "A", 8 * 784, {15, 14, 9}), (std::vector<int64_t>{15, 9}));  // order kept
+    // An array the pipelined loop does not access: every factor of at least 2.
+    EXPECT_EQ(serving_cyclic_factors(f, "B", 100, {1, 3, 128}), (std::vector<int64_t>{3, 128}));
+}
+
 }  // namespace
 }  // namespace flowhls
