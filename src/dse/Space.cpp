@@ -481,9 +481,9 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
 // channels (no recurrence between iterations) instead of over the window per output. Added to
 // o.transforms when the helper's stage has reduction loops and that channel dimension.
 void pool_channels_inside(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
-                          const std::string &acc_name, const std::string &acc_key, int acc_stage,
-                          const std::vector<std::string> &args) {
-    std::vector<std::string> called = reader_vars(f, acc_name);
+                          const std::string &acc_key, int acc_stage, const std::vector<std::string> &args) {
+    // The Func's own name: Halide uniquifies a second import's names ("MaxPool_op$1").
+    std::vector<std::string> called = reader_vars(f, acc.name());
     std::vector<std::string> pure = acc.args();
     if (called.size() != pure.size() || acc_stage < 1) return;
     std::string channel;
@@ -538,7 +538,7 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(o.unroll_trip);
         if (acc && origin != program.onnx_origins.end()) {
             std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
-            pool_channels_inside(o, f, n.key, *acc, acc_name, acc_key, acc_stage, args);
+            pool_channels_inside(o, f, n.key, *acc, acc_key, acc_stage, args);
         }
         n.orders.push_back(o);
         return;

@@ -559,10 +559,15 @@ TEST(SpaceHwc, LenetHwcPointIsTheScriptsHwcSchedule) {
     }
     EXPECT_EQ(layouts, 6);  // conv1, relu, pool, conv2, relu, pool
     // models/reduction_schedule.py models/lenet5/model.onnx --hwc --distance 100000
-    // --min-tile 100000, without its three "/fcN/Gemm#acc" entries.
+    // --min-tile 100000, without its three "/fcN/Gemm#acc" entries, plus the pools' window
+    // helpers computed at ox with the channel loop inside the window (pool_channels_inside).
     const std::string script =
         "{\"/MaxPool\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/MaxPool#acc\": {\"compute_at\": {\"func\":\"/MaxPool\",\"loop\":\"ox\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"d1\",\"kx\",\"ky\",\"d3\",\"d2\",\"d0\"],\"stage\":1}]},\n"
         " \"/MaxPool_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
+        " \"/MaxPool_1#acc\": {\"compute_at\": {\"func\":\"/MaxPool_1\",\"loop\":\"ox\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"d1\",\"kx\",\"ky\",\"d3\",\"d2\",\"d0\"],\"stage\":1}]},\n"
         " \"/Relu\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
         " \"/Relu_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
         " \"/conv1/Conv\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
