@@ -312,7 +312,7 @@ TEST(SpaceJam, BicgOffersTheReductionJam) {
     EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
     EXPECT_EQ(o.jam_loop, "k$y");
     EXPECT_EQ(o.jam_order, (std::vector<std::string>{"k$yi", "c", "k", "k$yo"}));
-    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 5, 10, 41, 82}));  // divisors of 410 up to 128
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 5, 10, 41, 82, 205, 410}));  // divisors of 410 up to kMaxCopies
     EXPECT_EQ(o.jam_init_unroll, "x");
     PointChoices p(s.nodes.size());
     size_t n = sq - s.nodes.data();
