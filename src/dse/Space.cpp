@@ -473,6 +473,12 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
+// Whether ONNX op `op` is a convolution whose accumulation is a helper of its filter
+// (`NODE#acc`): Conv, and QLinearConv (a QDQ Conv or Gemm FuseQdq fused, docs/quantization.md),
+// whose helper sums in int32 and whose filter requantizes the sum. (ConvInteger's filter is its
+// accumulation: an update, so no "hwc" order.)
+bool convolution_op(const std::string &op) { return op == "Conv" || op == "QLinearConv"; }
+
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -495,7 +501,7 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     int acc_stage = 0;
     const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     auto origin = program.onnx_origins.find(n.filter);
-    if (!acc || origin == program.onnx_origins.end() || origin->second.op != "Conv") {
+    if (!acc || origin == program.onnx_origins.end() || !convolution_op(origin->second.op)) {
         // The reorder only (models/reduction_schedule.py --hwc); a helper (a pool's) stays
         // computed per output element, so the channel loop is unrolled only without one.
         o.transforms = {layout};
