@@ -473,12 +473,6 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
     if (o.jam_helper_init_order.size() < 2) o.jam_helper_init_order.clear();
 }
 
-// Whether ONNX op `op` is a convolution whose accumulation is a helper of its filter
-// (`NODE#acc`): Conv, and QLinearConv (a QDQ Conv or Gemm FuseQdq fused, docs/quantization.md),
-// whose helper sums in int32 and whose filter requantizes the sum. (ConvInteger's filter is its
-// accumulation: an update, so no "hwc" order.)
-bool convolution_op(const std::string &op) { return op == "Conv" || op == "QLinearConv"; }
-
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -501,7 +495,24 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     int acc_stage = 0;
     const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     auto origin = program.onnx_origins.find(n.filter);
-    if (!acc || origin == program.onnx_origins.end() || !convolution_op(origin->second.op)) {
+    // The helper's names of the filter's x, y, c, n (the same), when the filter is a convolution
+    // (a Conv, or a QLinearConv FuseQdq made of a QDQ Conv or Gemm, docs/quantization.md), whose
+    // helper computed per row serves a row of the filter. (A pool's helper names them d3 ... d0;
+    // it stays computed per output element.)
+    std::vector<std::string> h;
+    bool convolution = origin != program.onnx_origins.end() &&
+                       (origin->second.op == "Conv" || origin->second.op == "QLinearConv");
+    if (convolution && acc && acc_name != n.filter && acc->args().size() == 4) h = args;
+    std::vector<Dim> dims = acc ? stage_dims(*acc, acc_stage) : std::vector<Dim>();
+    std::vector<std::string> acc_loops;
+    if (h.size() == 4) acc_loops = {h[0], h[2]};
+    bool x = false, c = false;
+    for (const Dim &d : dims) {
+        x = x || (!d.is_rvar() && h.size() == 4 && loop_var(d.var) == h[0]);
+        c = c || (!d.is_rvar() && h.size() == 4 && loop_var(d.var) == h[2]);
+        if (d.is_rvar()) acc_loops.push_back(loop_var(d.var));
+    }
+    if (!x || !c || acc_loops.size() < 3 || origin == program.onnx_origins.end()) {
         // The reorder only (models/reduction_schedule.py --hwc); a helper (a pool's) stays
         // computed per output element, so the channel loop is unrolled only without one.
         o.transforms = {layout};
@@ -513,35 +524,29 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         return;
     }
     std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
-    std::vector<Dim> dims = stage_dims(*acc, acc_stage);
-    std::vector<std::string> acc_loops = {args[0], args[2]};
-    bool x = false, c = false;
-    for (const Dim &d : dims) {
-        x = x || (!d.is_rvar() && loop_var(d.var) == args[0]);
-        c = c || (!d.is_rvar() && loop_var(d.var) == args[2]);
-        if (d.is_rvar()) acc_loops.push_back(loop_var(d.var));
-    }
-    if (!x || !c || acc_loops.size() < 3) return;
     for (const Dim &d : dims) {
         std::string v = loop_var(d.var);
-        if (!d.is_rvar() && v != args[0] && v != args[2]) acc_loops.push_back(v);
+        if (!d.is_rvar() && v != h[0] && v != h[2]) acc_loops.push_back(v);
     }
     // The helper computes a whole row of all channels per y, x innermost, then c, then the
     // reductions (the accumulation's recurrence distance is x's trip times c's).
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
-    o.unroll_loop = args[0];
+    o.unroll_loop = h[0];
     o.unroll_keys = {acc_key};
     o.unroll_trip = trip_of(loops, n.filter, 0, args[0]);
     o.factors = unroll_factors(o.unroll_trip);
     std::vector<std::string> after = reordered(dims, &acc_order);
-    if (after.size() > 1 && after[1] == args[2] &&
+    if (after.size() > 1 && after[1] == h[2] &&
         set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]))) {
+        // The row's initialization takes the jam too: its J channels of a pixel in one
+        // iteration (it ran OX x C iterations per row, as long as the MACs at a jam of 64).
+        if (acc_stage > 0) set_init_jam(o, *acc, nullptr);
         // Weights in external memory: the block loop moves outside the reductions, so that each
         // block's J x Cin x KH x KW weights are contiguous and copied on chip once per block and
         // row (`in` at the helper's block loop), instead of J port reads per iteration.
         if (acc_stage == static_cast<int>(acc->updates().size())) {
-            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, args[2], acc_stage);
+            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, h[2], acc_stage);
         }
         if (!o.jam_copy_inputs.empty()) {
             size_t reductions = 0;

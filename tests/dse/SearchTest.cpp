@@ -689,6 +689,35 @@ TEST(SpaceInt8, ZooLenetInt8FcLayersHaveKnobs) {
     EXPECT_EQ(node_containing(s, "fc1_Gemm")->orders[1].factors.back(), 60);  // co: 120 channels
 }
 
+// The int8 LeNet-5's convs (QLinearConv, fused from QDQ Convs) get the float Conv's "hwc" knobs:
+// the row helper, the unroll of its pixel loop and the output-channel jam, whose initialization
+// takes the jam too. Before, an int8 conv's "hwc" order had the reorder only,
+// and hida_resnet18_int8's stem stayed at u1 in every explored point.
+TEST(SpaceInt8, ZooLenetInt8ConvsGetTheHwcUnrollAndJam) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    for (const char *conv : {"model_model_conv1", "model_model_conv2"}) {
+        const NodeKnobs *n = node(s, conv);
+        ASSERT_NE(n, nullptr) << conv;
+        int h = hwc_order(*n);
+        ASSERT_GE(h, 0) << conv;
+        const OrderOption &o = n->orders[h];
+        EXPECT_EQ(o.unroll_loop, "ox") << conv;
+        EXPECT_GT(o.factors.size(), 1u) << conv;
+        EXPECT_EQ(o.jam_loop, "co") << conv;
+        EXPECT_GT(o.jams.size(), 1u) << conv;
+        EXPECT_TRUE(o.jam_helper_key.empty()) << conv;  // the jam is inside the helper
+        EXPECT_EQ(o.jam_key, n->key + "#acc") << conv;
+        ASSERT_FALSE(o.jam_init_order.empty()) << conv;
+        EXPECT_EQ(o.jam_init_order.front(), "coi") << conv;
+        ASSERT_EQ(o.transforms.size(), 3u) << conv;
+        EXPECT_EQ(o.transforms[0].kind, LoopTransform::Kind::ComputeAt) << conv;
+        EXPECT_EQ(o.transforms[0].at_loop, "oy") << conv;
+    }
+    EXPECT_EQ(node(s, "model_model_conv2")->orders[hwc_order(*node(s, "model_model_conv2"))].jams.back(), 16);
+}
+
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
 // The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
