@@ -111,7 +111,8 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var, int only_stage = -1);
+                                         const Function &acc, const std::string &var, int only_stage = -1,
+                                         std::vector<std::string> *readers = nullptr);
 
 // The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
 // first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
@@ -224,7 +225,8 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         if (legal && acc_name != filter) {
             add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
             if (!outside.jams.empty()) {
-                outside.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, outside.jam_loop);
+                outside.jam_copy_inputs =
+                    jam_copy_inputs(program, offchip, *acc, outside.jam_loop, -1, &outside.jam_copy_readers);
             }
         }
         if (legal && trip > 1) n.orders.push_back(outside);
@@ -546,7 +548,7 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         // block's J x Cin x KH x KW weights are contiguous and copied on chip once per block and
         // row (`in` at the helper's block loop), instead of J port reads per iteration.
         if (acc_stage == static_cast<int>(acc->updates().size())) {
-            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, h[2], acc_stage);
+            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, h[2], acc_stage, &o.jam_copy_readers);
         }
         if (!o.jam_copy_inputs.empty()) {
             size_t reductions = 0;
@@ -593,8 +595,34 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
 // view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
 // bias), by parameter name. With `only_stage` >= 0: those stage `only_stage` reads and no other
 // stage does (a copy computed inside that stage's loops serves no other stage).
+// The input Func `g` views (input_viewed_by), or that a pure wrapper `g` of one call views (an
+// int8 accumulation's centered weights `w - zero point`): its name, and in `reader` the
+// wrapper's base name ("" when `g` is the view).
+std::string viewed_input(const HalideProgram &program, const Function &g, std::string &reader) {
+    reader.clear();
+    std::string p = input_viewed_by(program, g);
+    if (!p.empty() || !g.updates().empty()) return p;
+    class Calls : public Halide::Internal::IRVisitor {
+    public:
+        std::vector<Function> called;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *op) override {
+            if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) called.emplace_back(op->func);
+            IRVisitor::visit(op);
+        }
+    } calls;
+    for (const Halide::Expr &v : g.definition().values()) v.accept(&calls);
+    if (calls.called.size() != 1) return "";
+    p = input_viewed_by(program, calls.called[0]);
+    if (!p.empty()) reader = halide_base_name(g.name());
+    return p;
+}
+
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var, int only_stage) {
+                                         const Function &acc, const std::string &var, int only_stage,
+                                         std::vector<std::string> *readers) {
     class Calls : public Halide::Internal::IRVisitor {
     public:
         std::vector<Function> indexed;  // Funcs called with `var` as an index
@@ -620,10 +648,12 @@ std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std
     }
     std::vector<std::string> out;
     for (const Function &g : calls.indexed) {
-        std::string p = input_viewed_by(program, g);
+        std::string reader;
+        std::string p = viewed_input(program, g, reader);
         bool elsewhere = std::find(others.called.begin(), others.called.end(), g.name()) != others.called.end();
         if (!p.empty() && !elsewhere && offchip.count(c_identifier(p)) && std::find(out.begin(), out.end(), p) == out.end()) {
             out.push_back(p);
+            if (readers) readers->push_back(reader);
         }
     }
     return out;
@@ -723,10 +753,12 @@ namespace {
 // The block's weights read through m_axi (OrderOption::jam_copy_inputs), each copied on chip
 // once per block: an `in` of reader `func` computed at `o`'s block loop (stage `stage` of its Func).
 void add_block_copies(HlsSchedule &s, const OrderOption &o, const std::string &func, int stage, const std::string &origin) {
-    for (const std::string &input : o.jam_copy_inputs) {
+    for (size_t i = 0; i < o.jam_copy_inputs.size(); i++) {
+        const std::string &input = o.jam_copy_inputs[i];
+        bool wrapper = i < o.jam_copy_readers.size() && !o.jam_copy_readers[i].empty();
         LoopTransform copy;
         copy.kind = LoopTransform::Kind::In;
-        copy.func = func;
+        copy.func = wrapper ? o.jam_copy_readers[i] : func;
         copy.input = input;
         copy.at_func = o.jam_key;
         copy.at_loop = o.jam_outer;

@@ -718,6 +718,33 @@ TEST(SpaceInt8, ZooLenetInt8ConvsGetTheHwcUnrollAndJam) {
     EXPECT_EQ(node(s, "model_model_conv2")->orders[hwc_order(*node(s, "model_model_conv2"))].jams.back(), 16);
 }
 
+// With its weights in external memory, the int8 LeNet-5's conv2 copies each block's weights on
+// chip as the float one does, through the centering Func its accumulation reads them by
+// (`..._op_w`, w - zero point): the `in` copy serves that Func's reads.
+TEST(SpaceInt8, ZooLenetInt8JamCopiesOffChipWeightsThroughTheirCenteringFunc) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = axi_weight_space(import_onnx(model, OnnxImportOptions()));
+    const NodeKnobs *conv2 = node(s, "model_model_conv2");
+    ASSERT_NE(conv2, nullptr);
+    for (int order : {1, hwc_order(*conv2)}) {
+        ASSERT_GT(order, 0);
+        const OrderOption &o = conv2->orders[order];
+        // The weights (read through their centering Func); in "reduction outside" also the
+        // int32 bias, which the helper reads directly.
+        ASSERT_EQ(o.jam_copy_inputs.size(), o.hwc ? 1u : 2u) << o.name;
+        ASSERT_EQ(o.jam_copy_readers.size(), o.jam_copy_inputs.size()) << o.name;
+        size_t w = 0;
+        while (w < o.jam_copy_readers.size() && o.jam_copy_readers[w].empty()) w++;
+        ASSERT_LT(w, o.jam_copy_readers.size()) << o.name;
+        EXPECT_NE(o.jam_copy_readers[w].find("_op_w"), std::string::npos) << o.jam_copy_readers[w];
+        PointChoices c(s.nodes.size());
+        c[conv2 - s.nodes.data()] = {order, 0, 2};
+        std::string json = write_schedule_json(point_schedule(s, c));
+        EXPECT_NE(json.find("\"" + o.jam_copy_readers[w] + "\": {\n    \"in\""), std::string::npos) << json;
+    }
+}
+
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
 // The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
