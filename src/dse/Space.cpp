@@ -111,7 +111,8 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
                     const std::string &acc_key, int acc_stage, const std::string &at,
                     const std::vector<GraphLoop> &loops);
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var, int only_stage = -1);
+                                         const Function &acc, const std::string &var, int only_stage = -1,
+                                         std::vector<std::string> *readers = nullptr);
 
 // The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
 // first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
@@ -224,7 +225,8 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
         if (legal && acc_name != filter) {
             add_helper_jam(outside, fit->second, n.key, *acc, acc_key, acc_stage, outside.transforms[0].at_loop, loops);
             if (!outside.jams.empty()) {
-                outside.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, outside.jam_loop);
+                outside.jam_copy_inputs =
+                    jam_copy_inputs(program, offchip, *acc, outside.jam_loop, -1, &outside.jam_copy_readers);
             }
         }
         if (legal && trip > 1) n.orders.push_back(outside);
@@ -527,7 +529,24 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     int acc_stage = 0;
     const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     auto origin = program.onnx_origins.find(n.filter);
-    if (!acc || origin == program.onnx_origins.end() || origin->second.op != "Conv") {
+    // The helper's names of the filter's x, y, c, n (the same), when the filter is a convolution
+    // (a Conv, or a QLinearConv FuseQdq made of a QDQ Conv or Gemm, docs/quantization.md), whose
+    // helper computed per row serves a row of the filter. (A pool's helper names them d3 ... d0;
+    // it is computed per pixel, below.)
+    std::vector<std::string> h;
+    bool convolution = origin != program.onnx_origins.end() &&
+                       (origin->second.op == "Conv" || origin->second.op == "QLinearConv");
+    if (convolution && acc && acc_name != n.filter && acc->args().size() == 4) h = args;
+    std::vector<Dim> dims = acc ? stage_dims(*acc, acc_stage) : std::vector<Dim>();
+    std::vector<std::string> acc_loops;
+    if (h.size() == 4) acc_loops = {h[0], h[2]};
+    bool x = false, c = false;
+    for (const Dim &d : dims) {
+        x = x || (!d.is_rvar() && h.size() == 4 && loop_var(d.var) == h[0]);
+        c = c || (!d.is_rvar() && h.size() == 4 && loop_var(d.var) == h[2]);
+        if (d.is_rvar()) acc_loops.push_back(loop_var(d.var));
+    }
+    if (!x || !c || acc_loops.size() < 3 || origin == program.onnx_origins.end()) {
         // The reorder only (models/reduction_schedule.py --hwc); without a helper the channel
         // loop is unrolled. A helper (a pool's window) is computed at x for all channels, its
         // channel loop inside the window's loops (pool_channels_inside), when it has one.
@@ -544,35 +563,29 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         return;
     }
     std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
-    std::vector<Dim> dims = stage_dims(*acc, acc_stage);
-    std::vector<std::string> acc_loops = {args[0], args[2]};
-    bool x = false, c = false;
-    for (const Dim &d : dims) {
-        x = x || (!d.is_rvar() && loop_var(d.var) == args[0]);
-        c = c || (!d.is_rvar() && loop_var(d.var) == args[2]);
-        if (d.is_rvar()) acc_loops.push_back(loop_var(d.var));
-    }
-    if (!x || !c || acc_loops.size() < 3) return;
     for (const Dim &d : dims) {
         std::string v = loop_var(d.var);
-        if (!d.is_rvar() && v != args[0] && v != args[2]) acc_loops.push_back(v);
+        if (!d.is_rvar() && v != h[0] && v != h[2]) acc_loops.push_back(v);
     }
     // The helper computes a whole row of all channels per y, x innermost, then c, then the
     // reductions (the accumulation's recurrence distance is x's trip times c's).
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
-    o.unroll_loop = args[0];
+    o.unroll_loop = h[0];
     o.unroll_keys = {acc_key};
     o.unroll_trip = trip_of(loops, n.filter, 0, args[0]);
     o.factors = unroll_factors(o.unroll_trip);
     std::vector<std::string> after = reordered(dims, &acc_order);
-    if (after.size() > 1 && after[1] == args[2] &&
+    if (after.size() > 1 && after[1] == h[2] &&
         set_jam(o, *acc, acc_key, acc_stage, after, 1, trip_of(loops, n.filter, 0, args[2]))) {
+        // The row's initialization takes the jam too: its J channels of a pixel in one
+        // iteration (it ran OX x C iterations per row, as long as the MACs at a jam of 64).
+        if (acc_stage > 0) set_init_jam(o, *acc, nullptr);
         // Weights in external memory: the block loop moves outside the reductions, so that each
         // block's J x Cin x KH x KW weights are contiguous and copied on chip once per block and
         // row (`in` at the helper's block loop), instead of J port reads per iteration.
         if (acc_stage == static_cast<int>(acc->updates().size())) {
-            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, args[2], acc_stage);
+            o.jam_copy_inputs = jam_copy_inputs(program, offchip, *acc, h[2], acc_stage, &o.jam_copy_readers);
         }
         if (!o.jam_copy_inputs.empty()) {
             size_t reductions = 0;
@@ -619,8 +632,34 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
 // view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
 // bias), by parameter name. With `only_stage` >= 0: those stage `only_stage` reads and no other
 // stage does (a copy computed inside that stage's loops serves no other stage).
+// The input Func `g` views (input_viewed_by), or that a pure wrapper `g` of one call views (an
+// int8 accumulation's centered weights `w - zero point`): its name, and in `reader` the
+// wrapper's base name ("" when `g` is the view).
+std::string viewed_input(const HalideProgram &program, const Function &g, std::string &reader) {
+    reader.clear();
+    std::string p = input_viewed_by(program, g);
+    if (!p.empty() || !g.updates().empty()) return p;
+    class Calls : public Halide::Internal::IRVisitor {
+    public:
+        std::vector<Function> called;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *op) override {
+            if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) called.emplace_back(op->func);
+            IRVisitor::visit(op);
+        }
+    } calls;
+    for (const Halide::Expr &v : g.definition().values()) v.accept(&calls);
+    if (calls.called.size() != 1) return "";
+    p = input_viewed_by(program, calls.called[0]);
+    if (!p.empty()) reader = halide_base_name(g.name());
+    return p;
+}
+
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
-                                         const Function &acc, const std::string &var, int only_stage) {
+                                         const Function &acc, const std::string &var, int only_stage,
+                                         std::vector<std::string> *readers) {
     class Calls : public Halide::Internal::IRVisitor {
     public:
         std::vector<Function> indexed;  // Funcs called with `var` as an index
@@ -646,10 +685,12 @@ std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std
     }
     std::vector<std::string> out;
     for (const Function &g : calls.indexed) {
-        std::string p = input_viewed_by(program, g);
+        std::string reader;
+        std::string p = viewed_input(program, g, reader);
         bool elsewhere = std::find(others.called.begin(), others.called.end(), g.name()) != others.called.end();
         if (!p.empty() && !elsewhere && offchip.count(c_identifier(p)) && std::find(out.begin(), out.end(), p) == out.end()) {
             out.push_back(p);
+            if (readers) readers->push_back(reader);
         }
     }
     return out;
@@ -749,10 +790,12 @@ namespace {
 // The block's weights read through m_axi (OrderOption::jam_copy_inputs), each copied on chip
 // once per block: an `in` of reader `func` computed at `o`'s block loop (stage `stage` of its Func).
 void add_block_copies(HlsSchedule &s, const OrderOption &o, const std::string &func, int stage, const std::string &origin) {
-    for (const std::string &input : o.jam_copy_inputs) {
+    for (size_t i = 0; i < o.jam_copy_inputs.size(); i++) {
+        const std::string &input = o.jam_copy_inputs[i];
+        bool wrapper = i < o.jam_copy_readers.size() && !o.jam_copy_readers[i].empty();
         LoopTransform copy;
         copy.kind = LoopTransform::Kind::In;
-        copy.func = func;
+        copy.func = wrapper ? o.jam_copy_readers[i] : func;
         copy.input = input;
         copy.at_func = o.jam_key;
         copy.at_loop = o.jam_outer;

@@ -70,6 +70,11 @@ struct OrderOption {
     /// on-chip banks instead of one port. In an "hwc" order (no jam_helper_key) the copy is at
     /// the helper's own block loop `jam_outer`, which jam_order then puts outside the reductions.
     std::vector<std::string> jam_copy_inputs;
+    /// Per input of `jam_copy_inputs`, the Func whose calls the copy serves: empty for the
+    /// helper itself; the wrapper the helper reads the input through otherwise (an int8
+    /// accumulation reads its weights through their centering Func `..._op_w`, `w - zero
+    /// point`, which the helper inlines: the copy then replaces that Func's reads).
+    std::vector<std::string> jam_copy_readers;
     /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
     /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
     /// convolution or pool reading it takes it from a FIFO through a ring of rows

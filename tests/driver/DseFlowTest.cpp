@@ -290,7 +290,8 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
 }
 
 // The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
-// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions;
+// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions
+// (the initialization jammed too, as the space writes it: OrderOption::jam_init_order);
 // widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
 // not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
 TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
@@ -301,7 +302,9 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
                      "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
                      "schedule": [{"reorder": ["ox", "co", "kx", "ky", "ci", "oy", "n"], "stage": 1},
                                   {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 1},
-                                  {"reorder": ["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"], "stage": 1}],
+                                  {"reorder": ["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"], "stage": 1},
+                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 0},
+                                  {"reorder": ["coi", "ox", "oy", "coo", "n"], "stage": 0}],
                      "unroll": [{"factor": 0, "loop": "coi"}]}})";
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs "

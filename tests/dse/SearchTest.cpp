@@ -723,6 +723,62 @@ TEST(SpaceInt8, ZooLenetInt8FcLayersHaveKnobs) {
     EXPECT_EQ(node_containing(s, "fc1_Gemm")->orders[1].factors.back(), 60);  // co: 120 channels
 }
 
+// The int8 LeNet-5's convs (QLinearConv, fused from QDQ Convs) get the float Conv's "hwc" knobs:
+// the row helper, the unroll of its pixel loop and the output-channel jam, whose initialization
+// takes the jam too. Before, an int8 conv's "hwc" order had the reorder only,
+// and hida_resnet18_int8's stem stayed at u1 in every explored point.
+TEST(SpaceInt8, ZooLenetInt8ConvsGetTheHwcUnrollAndJam) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    for (const char *conv : {"model_model_conv1", "model_model_conv2"}) {
+        const NodeKnobs *n = node(s, conv);
+        ASSERT_NE(n, nullptr) << conv;
+        int h = hwc_order(*n);
+        ASSERT_GE(h, 0) << conv;
+        const OrderOption &o = n->orders[h];
+        EXPECT_EQ(o.unroll_loop, "ox") << conv;
+        EXPECT_GT(o.factors.size(), 1u) << conv;
+        EXPECT_EQ(o.jam_loop, "co") << conv;
+        EXPECT_GT(o.jams.size(), 1u) << conv;
+        EXPECT_TRUE(o.jam_helper_key.empty()) << conv;  // the jam is inside the helper
+        EXPECT_EQ(o.jam_key, n->key + "#acc") << conv;
+        ASSERT_FALSE(o.jam_init_order.empty()) << conv;
+        EXPECT_EQ(o.jam_init_order.front(), "coi") << conv;
+        ASSERT_EQ(o.transforms.size(), 3u) << conv;
+        EXPECT_EQ(o.transforms[0].kind, LoopTransform::Kind::ComputeAt) << conv;
+        EXPECT_EQ(o.transforms[0].at_loop, "oy") << conv;
+    }
+    EXPECT_EQ(node(s, "model_model_conv2")->orders[hwc_order(*node(s, "model_model_conv2"))].jams.back(), 16);
+}
+
+// With its weights in external memory, the int8 LeNet-5's conv2 copies each block's weights on
+// chip as the float one does, through the centering Func its accumulation reads them by
+// (`..._op_w`, w - zero point): the `in` copy serves that Func's reads.
+TEST(SpaceInt8, ZooLenetInt8JamCopiesOffChipWeightsThroughTheirCenteringFunc) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = axi_weight_space(import_onnx(model, OnnxImportOptions()));
+    const NodeKnobs *conv2 = node(s, "model_model_conv2");
+    ASSERT_NE(conv2, nullptr);
+    for (int order : {1, hwc_order(*conv2)}) {
+        ASSERT_GT(order, 0);
+        const OrderOption &o = conv2->orders[order];
+        // The weights (read through their centering Func); in "reduction outside" also the
+        // int32 bias, which the helper reads directly.
+        ASSERT_EQ(o.jam_copy_inputs.size(), o.hwc ? 1u : 2u) << o.name;
+        ASSERT_EQ(o.jam_copy_readers.size(), o.jam_copy_inputs.size()) << o.name;
+        size_t w = 0;
+        while (w < o.jam_copy_readers.size() && o.jam_copy_readers[w].empty()) w++;
+        ASSERT_LT(w, o.jam_copy_readers.size()) << o.name;
+        EXPECT_NE(o.jam_copy_readers[w].find("_op_w"), std::string::npos) << o.jam_copy_readers[w];
+        PointChoices c(s.nodes.size());
+        c[conv2 - s.nodes.data()] = {order, 0, 2};
+        std::string json = write_schedule_json(point_schedule(s, c));
+        EXPECT_NE(json.find("\"" + o.jam_copy_readers[w] + "\": {\n    \"in\""), std::string::npos) << json;
+    }
+}
+
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
 // Runs the search on pb_gemm MEDIUM with a toy estimator (5 DSPs a copy, the interval in
