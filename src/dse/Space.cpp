@@ -628,10 +628,6 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
     return calls.vars;
 }
 
-// The inputs of `program` in `offchip` (C identifiers) that a stage of `acc` reads (through a
-// view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
-// bias), by parameter name. With `only_stage` >= 0: those stage `only_stage` reads and no other
-// stage does (a copy computed inside that stage's loops serves no other stage).
 // The input Func `g` views (input_viewed_by), or that a pure wrapper `g` of one call views (an
 // int8 accumulation's centered weights `w - zero point`): its name, and in `reader` the
 // wrapper's base name ("" when `g` is the view).
@@ -657,6 +653,10 @@ std::string viewed_input(const HalideProgram &program, const Function &g, std::s
     return p;
 }
 
+// The inputs of `program` in `offchip` (C identifiers) that a stage of `acc` reads (through a
+// view of the input, input_viewed_by) with pure loop `var` as one index (a Conv's weights and
+// bias), by parameter name. With `only_stage` >= 0: those stage `only_stage` reads and no other
+// stage does (a copy computed inside that stage's loops serves no other stage).
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
                                          const Function &acc, const std::string &var, int only_stage,
                                          std::vector<std::string> *readers) {
