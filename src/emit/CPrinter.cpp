@@ -459,64 +459,75 @@ std::string CPrinter::subscript(const std::string &name, const Expr &index) cons
     return out;
 }
 
+// A loop: its bound (named when not constant), its pragmas and label, its body.
+void CPrinter::for_stmt(const For *f, std::ostream &os, int indent) const {
+    Expr end = simplify(f->min + f->extent);
+    std::string bound = expr(end);
+    if (!is_const(end)) {
+        os << pad(indent) << "const int32_t " << f->name << "_end = " << bound << ";\n";
+        bound = f->name + "_end";
+    }
+    if (f->for_type == ForType::Parallel) {
+        if (!dialect.openmp_parallel) unchecked("parallel loop '" + f->name + "' in a dialect without them");
+        os << "#pragma omp for\n";
+    }
+    auto prefix = loop_prefix_pragmas.find(f->name);
+    if (prefix != loop_prefix_pragmas.end()) {
+        for (const std::string &line : prefix->second) os << line << "\n";
+    }
+    os << pad(indent);
+    if (dialect.loop_labels && f->for_type != ForType::Parallel) os << "L_" << f->name << ": ";
+    os << "for (int32_t " << f->name << " = " << expr(f->min) << "; " << f->name << " < " << bound << "; "
+       << f->name << "++) {\n";
+    auto pragmas = loop_pragmas.find(f->name);
+    if (pragmas != loop_pragmas.end()) {
+        for (const std::string &line : pragmas->second) os << line << "\n";
+    }
+    if (!shapes.empty()) bounds.push(f->name, Interval(f->min, simplify(f->min + f->extent - 1)));
+    stmt(f->body, os, indent + 1);
+    if (!shapes.empty()) bounds.pop(f->name);
+    os << pad(indent) << "}\n";
+}
+
+// A let: a constant, a lane array for a vector value, or nothing when only indices printed per
+// dimension use it (substituted there); its bounds are in scope for the body.
+void CPrinter::let_stmt(const LetStmt *l, std::ostream &os, int indent) const {
+    int lanes = l->value.type().lanes();
+    bool bounded = lanes == 1 && l->value.type().is_int() && !shapes.empty();
+    if (bounded && unprinted_lets.count(l)) {
+        // Used only in indices printed per dimension (substituted there).
+    } else if (lanes > 1) {
+        os << pad(indent) << c_type(l->value.type()) << " " << l->name << "[" << lanes << "];\n";
+        vector_stmt(
+            lanes, [&] { return l->name + "[" + std::string(kLane) + "]"; }, [&] { return expr(l->value); }, Expr(),
+            os, indent);
+    } else {
+        auto declared = value_types.find(l->name);
+        os << pad(indent) << "const " << (declared != value_types.end() ? declared->second : c_type(l->value.type()))
+           << " " << l->name << " = " << stored(l->name, l->value) << ";\n";
+        auto pragma = value_pragmas.find(l->name);
+        if (pragma != value_pragmas.end()) os << pragma->second << "\n";
+    }
+    if (bounded) {
+        bounds.push(l->name, bounds_of_expr_in_scope(l->value, bounds));
+        let_values[l->name] = substitute(let_values, l->value);
+    }
+    stmt(l->body, os, indent);
+    if (bounded) {
+        bounds.pop(l->name);
+        let_values.erase(l->name);
+    }
+}
+
 void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
     if (!s.defined()) return;
     if (const Block *b = s.as<Block>()) {
         stmt(b->first, os, indent);
         stmt(b->rest, os, indent);
     } else if (const For *f = s.as<For>()) {
-        Expr end = simplify(f->min + f->extent);
-        std::string bound = expr(end);
-        if (!is_const(end)) {
-            os << pad(indent) << "const int32_t " << f->name << "_end = " << bound << ";\n";
-            bound = f->name + "_end";
-        }
-        if (f->for_type == ForType::Parallel) {
-            if (!dialect.openmp_parallel) unchecked("parallel loop '" + f->name + "' in a dialect without them");
-            os << "#pragma omp for\n";
-        }
-        auto prefix = loop_prefix_pragmas.find(f->name);
-        if (prefix != loop_prefix_pragmas.end()) {
-            for (const std::string &line : prefix->second) os << line << "\n";
-        }
-        os << pad(indent);
-        if (dialect.loop_labels && f->for_type != ForType::Parallel) os << "L_" << f->name << ": ";
-        os << "for (int32_t " << f->name << " = " << expr(f->min) << "; " << f->name << " < " << bound << "; "
-           << f->name << "++) {\n";
-        auto pragmas = loop_pragmas.find(f->name);
-        if (pragmas != loop_pragmas.end()) {
-            for (const std::string &line : pragmas->second) os << line << "\n";
-        }
-        if (!shapes.empty()) bounds.push(f->name, Interval(f->min, simplify(f->min + f->extent - 1)));
-        stmt(f->body, os, indent + 1);
-        if (!shapes.empty()) bounds.pop(f->name);
-        os << pad(indent) << "}\n";
+        for_stmt(f, os, indent);
     } else if (const LetStmt *l = s.as<LetStmt>()) {
-        int lanes = l->value.type().lanes();
-        bool bounded = lanes == 1 && l->value.type().is_int() && !shapes.empty();
-        if (bounded && unprinted_lets.count(l)) {
-            // Used only in indices printed per dimension (substituted there).
-        } else if (lanes > 1) {
-            os << pad(indent) << c_type(l->value.type()) << " " << l->name << "[" << lanes << "];\n";
-            vector_stmt(
-                lanes, [&] { return l->name + "[" + std::string(kLane) + "]"; }, [&] { return expr(l->value); }, Expr(),
-                os, indent);
-        } else {
-            auto declared = value_types.find(l->name);
-            os << pad(indent) << "const " << (declared != value_types.end() ? declared->second : c_type(l->value.type()))
-               << " " << l->name << " = " << stored(l->name, l->value) << ";\n";
-            auto pragma = value_pragmas.find(l->name);
-            if (pragma != value_pragmas.end()) os << pragma->second << "\n";
-        }
-        if (bounded) {
-            bounds.push(l->name, bounds_of_expr_in_scope(l->value, bounds));
-            let_values[l->name] = substitute(let_values, l->value);
-        }
-        stmt(l->body, os, indent);
-        if (bounded) {
-            bounds.pop(l->name);
-            let_values.erase(l->name);
-        }
+        let_stmt(l, os, indent);
     } else if (const Store *st = s.as<Store>()) {
         int lanes = st->value.type().lanes();
         if (lanes > 1) {

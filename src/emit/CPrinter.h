@@ -138,6 +138,9 @@ public:
     void set_fixed(FixedPrinting f) { fixed = std::move(f); }
 
 private:
+    /// The parts of stmt() for loops and lets.
+    void for_stmt(const Halide::Internal::For *f, std::ostream &os, int indent) const;
+    void let_stmt(const Halide::Internal::LetStmt *l, std::ostream &os, int indent) const;
     FixedPrinting fixed;
     // PandA-Bambu fixed point (CFixedPrinter.cpp): a float expression as an integer of a format.
     bool c_fixed() const { return fixed.c99 && fixed.computes_fixed(); }
