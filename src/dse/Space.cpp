@@ -481,9 +481,12 @@ std::vector<std::string> reader_vars(const Function &f, const std::string &calle
 // (args [x, y, c, n]): computed at `f`'s x for all channels, its channel loop (the dimension
 // `f` indexes with c) moved inside the window's loops, so the pipelined loop runs over the
 // channels (no recurrence between iterations) instead of over the window per output. Added to
-// o.transforms when the helper's stage has reduction loops and that channel dimension.
+// o.transforms when the helper's stage has reduction loops and that channel dimension; the
+// order's unroll is then that channel loop of the helper (all its stages), by the divisors of
+// `channels` (its trip): U channels of a pixel compared per cycle.
 void pool_channels_inside(OrderOption &o, const Function &f, const std::string &key, const Function &acc,
-                          const std::string &acc_key, int acc_stage, const std::vector<std::string> &args) {
+                          const std::string &acc_key, int acc_stage, const std::vector<std::string> &args,
+                          int64_t channels) {
     // The Func's own name: Halide uniquifies a second import's names ("MaxPool_op$1").
     std::vector<std::string> called = reader_vars(f, acc.name());
     std::vector<std::string> pure = acc.args();
@@ -505,6 +508,11 @@ void pool_channels_inside(OrderOption &o, const Function &f, const std::string &
     if (!found || !reductions) return;
     order.insert(order.end(), rest.begin(), rest.end());
     o.transforms = {compute_at_of(acc_key, key, args[0]), o.transforms.front(), reorder_of(acc_key, acc_stage, order)};
+    if (channels <= 1) return;
+    o.unroll_loop = channel;
+    o.unroll_keys = {acc_key};
+    o.unroll_trip = channels;
+    o.factors = divisor_factors(channels);
 }
 
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
@@ -549,7 +557,8 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     if (!x || !c || acc_loops.size() < 3 || origin == program.onnx_origins.end()) {
         // The reorder only (models/reduction_schedule.py --hwc); without a helper the channel
         // loop is unrolled. A helper (a pool's window) is computed at x for all channels, its
-        // channel loop inside the window's loops (pool_channels_inside), when it has one.
+        // channel loop inside the window's loops (pool_channels_inside), when it has one; its
+        // unroll is then the helper's channel loop.
         o.transforms = {layout};
         o.unroll_loop = args[2];
         o.unroll_keys = {n.key};
@@ -557,7 +566,7 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(o.unroll_trip);
         if (acc && origin != program.onnx_origins.end()) {
             std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
-            pool_channels_inside(o, f, n.key, *acc, acc_key, acc_stage, args);
+            pool_channels_inside(o, f, n.key, *acc, acc_key, acc_stage, args, trip_of(loops, n.filter, 0, args[2]));
         }
         n.orders.push_back(o);
         return;

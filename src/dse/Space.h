@@ -196,7 +196,8 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 /// the jam loop (OrderOption::jam_copy_inputs). Last, the order "hwc"
 /// (OrderOption::hwc) of every filter whose Func has 4 arguments [x, y, c, n] (innermost
 /// first) and one pure definition: (a) other than an ONNX Conv: the reorder [c, x, y, n], its
-/// unroll the channel loop c (none when an accumulation helper, a pool's, is computed inside);
+/// unroll the channel loop c (when an accumulation helper, a pool's window, is computed inside
+/// at x with its channel loop innermost: that helper's channel loop, by the divisors of its trip);
 /// (b) an ONNX Conv whose accumulation is a helper with
 /// the pure loops x and c in its update: the filter reordered [c, x, y, n], the helper computed
 /// at the filter's y and its update reordered [x, c, reductions..., rest] (a whole row of all

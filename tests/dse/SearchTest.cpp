@@ -639,7 +639,8 @@ TEST(SpaceJam, ZooResnetConvsOfferTheOutputChannelJam) {
 
 // ResNet-18's maxpool (64x64 zoo model, fixture zoo_export_dse; skipped without it) has a
 // helper for its padded window: the "hwc" order computes it at the filter's `ox` for all
-// channels, its channel loop `d1` inside the window's loops (pool_channels_inside), no unroll.
+// channels, its channel loop `d1` inside the window's loops (pool_channels_inside), unrolled
+// by the divisors of its 64 channels.
 TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheChannelsInsideTheWindow) {
     std::string model = std::string(FLOWHLS_ZOO_DIR) + "/resnet18_64/model.onnx";
     if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_dse)";
@@ -663,7 +664,49 @@ TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheChannelsInsideTheWindow) {
     // The channel innermost, then the window, then the helper's other pure loops in their own
     // order (one iteration each at `ox`).
     EXPECT_EQ(o.transforms[2].loops, (std::vector<std::string>{"d1", "kx", "ky", "d3", "d2", "d0"}));
-    EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
+    EXPECT_EQ(o.unroll_loop, "d1");
+    EXPECT_EQ(o.unroll_keys, (std::vector<std::string>{"/maxpool/MaxPool#acc"}));
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 8, 16, 32, 64}));
+}
+
+// The pool's unroll in "hwc" (LeNet-5's second pool, 16 channels): the helper's channel loop
+// `d1` unrolled in the window's pipelined loop, so U channels of a pixel are compared per
+// cycle: the pool's estimated latency drops (it was one comparison a cycle, the window's 4
+// taps x 16 channels per output pixel; its ring fill and copy-out, one word a cycle, stay)
+// and the schedule unrolls `d1` of the helper.
+TEST(SpaceHwc, LenetPoolUnrollsItsChannelsInsideTheWindow) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = space_of(p);
+    PointChoices c(s.nodes.size());
+    size_t pool = s.nodes.size();
+    for (size_t i = 0; i < s.nodes.size(); i++) {
+        int h = hwc_order(s.nodes[i]);
+        if (h >= 0) c[i].order = h;
+        if (s.nodes[i].key == "/MaxPool_1") pool = i;
+    }
+    ASSERT_LT(pool, s.nodes.size());
+    const OrderOption &o = s.nodes[pool].orders[c[pool].order];
+    EXPECT_EQ(o.unroll_loop, "d1");
+    ASSERT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    auto pool_latency = [&](int unroll) {
+        c[pool].unroll = unroll;
+        HalideProgram q = p;
+        HlsSchedule sched = point_schedule(s, c);
+        q.directives.append(sched);
+        DesignEstimate e = estimate_program(q, options);
+        for (const FilterEstimate &f : e.filters) {
+            if (f.name.find("MaxPool_1") != std::string::npos) return f.latency;
+        }
+        return int64_t{0};
+    };
+    int64_t one = pool_latency(0), four = pool_latency(2);
+    ASSERT_GT(four, 0);
+    EXPECT_LT(four * 4, one * 3) << four << " vs " << one;  // the fill and copy-out stay
+    std::string json = write_schedule_json(point_schedule(s, c));
+    EXPECT_NE(json.find("{\"factor\":4,\"loop\":\"d1\"}"), std::string::npos) << json;
 }
 
 // The filter of `s` whose name contains `part` (null: none).
