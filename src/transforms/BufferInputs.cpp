@@ -9,10 +9,46 @@ namespace {
 
 int64_t bytes_of(const Buffer &b) { return b.size() * ((b.type.bits() + 7) / 8); }
 
-// Whether `b` is an off-chip input its only reader reads other than once in order.
+// Whether every read of buffer `name` in `body` is the whole value of a store into another
+// buffer (an on-chip copy: the `in` of a jammed block of weights, docs/dse.md), and there is one.
+bool only_copied(const Halide::Internal::Stmt &body, const std::string &name) {
+    class Reads : public Halide::Internal::IRVisitor {
+    public:
+        std::string name;
+        int loads = 0, copies = 0;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Store *op) override {
+            const auto *l = op->value.as<Halide::Internal::Load>();
+            if (l && l->name == name && op->name != name) {
+                copies++;
+                loads++;
+                l->index.accept(this);
+                op->index.accept(this);
+                op->predicate.accept(this);
+                return;
+            }
+            IRVisitor::visit(op);
+        }
+        void visit(const Halide::Internal::Load *op) override {
+            if (op->name == name) loads++;
+            IRVisitor::visit(op);
+        }
+    } reads;
+    reads.name = name;
+    body.accept(&reads);
+    return reads.copies > 0 && reads.copies == reads.loads;
+}
+
+// Whether `b` is an off-chip input its only reader reads other than once in order, and not
+// only to copy it on chip (that copy already reads it in bursts through its port, widen-copies;
+// a whole second copy would only add block RAM: hida_resnet18_int8's blocks_6_conv1 weights,
+// 1,152 BRAM18K).
 bool read_out_of_order(const FilterGraph &g, const Buffer &b) {
     if (b.kind != BufferKind::Input || b.channel != ChannelKind::OffChip) return false;
     if (!b.producers.empty() || b.consumers.size() != 1) return false;
+    if (only_copied(g.filters[b.consumers.front()].body, b.name)) return false;
     return !argument_stream_verdict(g, b).stream;
 }
 
