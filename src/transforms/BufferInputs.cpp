@@ -1,6 +1,7 @@
 // buffer_inputs: on-chip copies of kernel inputs their consumer reads out of order.
 #include "transforms/BufferInputs.h"
 #include "analysis/StreamOrder.h"
+#include "ir/IRQueries.h"
 #include "transforms/CopyFilter.h"
 
 namespace flowhls {
@@ -10,7 +11,9 @@ namespace {
 int64_t bytes_of(const Buffer &b) { return b.size() * ((b.type.bits() + 7) / 8); }
 
 // Whether every read of buffer `name` in `body` is the whole value of a store into another
-// buffer (an on-chip copy: the `in` of a jammed block of weights, docs/dse.md), and there is one.
+// buffer inside a loop whose variable both indices use with the same step (an element-wise
+// on-chip copy: the `in` of a jammed block of weights, docs/dse.md; not an accumulator's
+// initialization from a bias, whose index does not move with the copy's), and there is one.
 bool only_copied(const Halide::Internal::Stmt &body, const std::string &name) {
     class Reads : public Halide::Internal::IRVisitor {
     public:
@@ -19,10 +22,35 @@ bool only_copied(const Halide::Internal::Stmt &body, const std::string &name) {
 
     private:
         using IRVisitor::visit;
+        LetBindings lets_;
+        std::vector<std::string> loops_;
+        void visit(const Halide::Internal::For *op) override {
+            op->min.accept(this);
+            op->extent.accept(this);
+            loops_.push_back(op->name);
+            op->body.accept(this);
+            loops_.pop_back();
+        }
+        void visit(const Halide::Internal::LetStmt *op) override {
+            op->value.accept(this);
+            lets_.emplace_back(op->name, op->value);
+            op->body.accept(this);
+            lets_.pop_back();
+        }
+        bool element_wise(const Halide::Expr &to, const Halide::Expr &from) const {
+            if (loops_.empty()) return false;
+            Halide::Expr a = resolve_lets(lets_, to), b = resolve_lets(lets_, from);
+            const std::string &inner = loops_.back();
+            return referenced_variables(b).count(inner) &&
+                   !referenced_variables(Halide::Internal::simplify(a - b)).count(inner);
+        }
         void visit(const Halide::Internal::Store *op) override {
-            const auto *l = op->value.as<Halide::Internal::Load>();
+            Halide::Expr v = op->value;  // a float copy's value is strict_float(load)
+            const auto *c = v.as<Halide::Internal::Call>();
+            if (c && c->is_intrinsic(Halide::Internal::Call::strict_float) && c->args.size() == 1) v = c->args[0];
+            const auto *l = v.as<Halide::Internal::Load>();
             if (l && l->name == name && op->name != name) {
-                copies++;
+                copies += element_wise(op->index, l->index) ? 1 : 0;
                 loads++;
                 l->index.accept(this);
                 op->index.accept(this);
