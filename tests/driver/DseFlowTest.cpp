@@ -323,6 +323,33 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
 }
 
+// The same point with buffer-inputs on: conv2's weights, which conv2 only copies on chip block
+// by block (element-wise, the `in` copy), get no whole on-chip copy first (a load filter and a
+// ping-pong buffer: 1,152 BRAM18K for hida_resnet18_int8's blocks_6_conv1); conv2's bias, read
+// into the accumulator's initialization, keeps its copy. C-sim passes.
+TEST(DseFlow, LenetHwcJamBlockCopyGetsNoWholeInputCopy) {
+    test::TempDir dir;
+    std::ofstream(dir / "hwc.json") << R"({
+ "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
+ "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
+                     "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
+                     "schedule": [{"reorder": ["ox", "co", "kx", "ky", "ci", "oy", "n"], "stage": 1},
+                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 1},
+                                  {"reorder": ["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"], "stage": 1},
+                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 0},
+                                  {"reorder": ["coi", "ox", "oy", "coo", "n"], "stage": 0}],
+                     "unroll": [{"factor": 0, "loop": "coi"}]}})";
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --directives " +
+                                    (dir / "hwc.json") + " --csim -o " + (dir / "h"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_EQ(out.find("compute_w_conv2_weight_load"), std::string::npos) << out;
+    EXPECT_NE(out.find("compute_w_conv2_bias_load"), std::string::npos) << out;
+}
+
 // The co-jammed LeNet-5 schedule of DseFlow.LenetOutputChannelJamPassesCsim (below).
 const std::string kLenetJamSchedule = R"({
   "/conv1/Conv": {"schedule": [{"split": {"factor": 3, "inner": "coi", "loop": "co", "outer": "coo"}},
