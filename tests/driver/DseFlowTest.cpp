@@ -284,14 +284,8 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
     for (int64_t ii : copied) EXPECT_EQ(ii, 1) << out;
 }
 
-// The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
-// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions
-// (the initialization jammed too, as the space writes it: OrderOption::jam_init_order);
-// widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
-// not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
-TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
-    test::TempDir dir;
-    std::ofstream(dir / "hwc.json") << R"({
+// LeNet-5's conv2 in "hwc" at j4, its weight block copied per block and row (below).
+const std::string kLenetHwcJamCopy = R"({
  "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
  "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
                      "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
@@ -301,6 +295,15 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
                                   {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 0},
                                   {"reorder": ["coi", "ox", "oy", "coo", "n"], "stage": 0}],
                      "unroll": [{"factor": 0, "loop": "coi"}]}})";
+
+// The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
+// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions
+// (the initialization jammed too, as the space writes it: OrderOption::jam_init_order);
+// widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
+// not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
+TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
+    test::TempDir dir;
+    std::ofstream(dir / "hwc.json") << kLenetHwcJamCopy;
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs "
                                 "--directives " + (dir / "hwc.json") + " --csim -o " + (dir / "h"), &out),
@@ -329,16 +332,7 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
 // into the accumulator's initialization, keeps its copy. C-sim passes.
 TEST(DseFlow, LenetHwcJamBlockCopyGetsNoWholeInputCopy) {
     test::TempDir dir;
-    std::ofstream(dir / "hwc.json") << R"({
- "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
- "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
-                     "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
-                     "schedule": [{"reorder": ["ox", "co", "kx", "ky", "ci", "oy", "n"], "stage": 1},
-                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 1},
-                                  {"reorder": ["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"], "stage": 1},
-                                  {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 0},
-                                  {"reorder": ["coi", "ox", "oy", "coo", "n"], "stage": 0}],
-                     "unroll": [{"factor": 0, "loop": "coi"}]}})";
+    std::ofstream(dir / "hwc.json") << kLenetHwcJamCopy;
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --directives " +
                                     (dir / "hwc.json") + " --csim -o " + (dir / "h"),
