@@ -515,6 +515,20 @@ void pool_channels_inside(OrderOption &o, const Function &f, const std::string &
     o.factors = divisor_factors(channels);
 }
 
+// The names of `acc`'s pure loops that `f` (args `args`, innermost first) calls it with, in
+// the order of `args` (a pool's helper `acc(d3, d2, d1, d0)` called as `acc(x, y, c, n)`: d3,
+// d2, d1, d0); empty when a dimension is not called with one of `args`.
+std::vector<std::string> helper_names(const Function &f, const Function &acc, const std::vector<std::string> &args) {
+    std::vector<std::string> called = reader_vars(f, acc.name()), pure = acc.args(), h(args.size());
+    if (called.size() != pure.size() || pure.size() != args.size()) return {};
+    for (size_t i = 0; i < called.size(); i++) {
+        auto k = std::find(args.begin(), args.end(), called[i]);
+        if (k == args.end() || !h[k - args.begin()].empty()) return {};
+        h[k - args.begin()] = loop_var(pure[i]);
+    }
+    return h;
+}
+
 // The order "hwc" of node `n` (loops `loops`), when its Func has 4 arguments [x, y, c, n] and
 // one pure definition (build_space's contract): appended to n.orders.
 void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<std::string, Function> &funcs,
@@ -537,14 +551,15 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     int acc_stage = 0;
     const Function *acc = find_accumulation(funcs, loops, acc_name, acc_stage);
     auto origin = program.onnx_origins.find(n.filter);
-    // The helper's names of the filter's x, y, c, n (the same), when the filter is a convolution
-    // (a Conv, or a QLinearConv FuseQdq made of a QDQ Conv or Gemm, docs/quantization.md), whose
-    // helper computed per row serves a row of the filter. (A pool's helper names them d3 ... d0;
-    // it is computed per pixel, below.)
+    // The helper's names of the filter's x, y, c, n, when the filter is a convolution (a Conv,
+    // or a QLinearConv FuseQdq made of a QDQ Conv or Gemm, docs/quantization.md: the same names)
+    // or a MaxPool (float, or FuseQdq's int8 one: its helper names them d3 ... d0), whose helper
+    // computed per row serves a row of the filter. (Other pools' helpers are computed per pixel,
+    // below.)
     std::vector<std::string> h;
-    bool convolution = origin != program.onnx_origins.end() &&
-                       (origin->second.op == "Conv" || origin->second.op == "QLinearConv");
-    if (convolution && acc && acc_name != n.filter && acc->args().size() == 4) h = args;
+    const std::string op = origin != program.onnx_origins.end() ? origin->second.op : "";
+    if ((op == "Conv" || op == "QLinearConv") && acc && acc_name != n.filter && acc->args().size() == 4) h = args;
+    if (op == "MaxPool" && acc && acc_name != n.filter && acc->args().size() == 4) h = helper_names(f, *acc, args);
     std::vector<Dim> dims = acc ? stage_dims(*acc, acc_stage) : std::vector<Dim>();
     std::vector<std::string> acc_loops;
     if (h.size() == 4) acc_loops = {h[0], h[2]};

@@ -1,6 +1,7 @@
 // buffer_inputs: on-chip copies of kernel inputs their consumer reads out of order.
 #include "transforms/BufferInputs.h"
 #include "analysis/StreamOrder.h"
+#include "ir/IRQueries.h"
 #include "transforms/CopyFilter.h"
 
 namespace flowhls {
@@ -9,10 +10,73 @@ namespace {
 
 int64_t bytes_of(const Buffer &b) { return b.size() * ((b.type.bits() + 7) / 8); }
 
-// Whether `b` is an off-chip input its only reader reads other than once in order.
+// Whether every read of buffer `name` in `body` is the whole value of a store into another
+// buffer inside a loop whose variable both indices use with the same step (an element-wise
+// on-chip copy: the `in` of a jammed block of weights, docs/dse.md; not an accumulator's
+// initialization from a bias, whose index does not move with the copy's), and there is one.
+bool only_copied(const Halide::Internal::Stmt &body, const std::string &name) {
+    class Reads : public Halide::Internal::IRVisitor {
+    public:
+        std::string name;
+        int loads = 0, copies = 0;
+
+    private:
+        using IRVisitor::visit;
+        LetBindings lets_;
+        std::vector<std::string> loops_;
+        void visit(const Halide::Internal::For *op) override {
+            op->min.accept(this);
+            op->extent.accept(this);
+            loops_.push_back(op->name);
+            op->body.accept(this);
+            loops_.pop_back();
+        }
+        void visit(const Halide::Internal::LetStmt *op) override {
+            op->value.accept(this);
+            lets_.emplace_back(op->name, op->value);
+            op->body.accept(this);
+            lets_.pop_back();
+        }
+        bool element_wise(const Halide::Expr &to, const Halide::Expr &from) const {
+            if (loops_.empty()) return false;
+            Halide::Expr a = resolve_lets(lets_, to), b = resolve_lets(lets_, from);
+            const std::string &inner = loops_.back();
+            return referenced_variables(b).count(inner) &&
+                   !referenced_variables(Halide::Internal::simplify(a - b)).count(inner);
+        }
+        void visit(const Halide::Internal::Store *op) override {
+            Halide::Expr v = op->value;  // a float copy's value is strict_float(load)
+            const auto *c = v.as<Halide::Internal::Call>();
+            if (c && c->is_intrinsic(Halide::Internal::Call::strict_float) && c->args.size() == 1) v = c->args[0];
+            const auto *l = v.as<Halide::Internal::Load>();
+            if (l && l->name == name && op->name != name) {
+                copies += element_wise(op->index, l->index) ? 1 : 0;
+                loads++;
+                l->index.accept(this);
+                op->index.accept(this);
+                op->predicate.accept(this);
+                return;
+            }
+            IRVisitor::visit(op);
+        }
+        void visit(const Halide::Internal::Load *op) override {
+            if (op->name == name) loads++;
+            IRVisitor::visit(op);
+        }
+    } reads;
+    reads.name = name;
+    body.accept(&reads);
+    return reads.copies > 0 && reads.copies == reads.loads;
+}
+
+// Whether `b` is an off-chip input its only reader reads other than once in order, and not
+// only to copy it on chip (that copy already reads it in bursts through its port, widen-copies;
+// a whole second copy would only add block RAM: hida_resnet18_int8's blocks_6_conv1 weights,
+// 1,152 BRAM18K).
 bool read_out_of_order(const FilterGraph &g, const Buffer &b) {
     if (b.kind != BufferKind::Input || b.channel != ChannelKind::OffChip) return false;
     if (!b.producers.empty() || b.consumers.size() != 1) return false;
+    if (only_copied(g.filters[b.consumers.front()].body, b.name)) return false;
     return !argument_stream_verdict(g, b).stream;
 }
 

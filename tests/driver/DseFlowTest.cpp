@@ -284,14 +284,8 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
     for (int64_t ii : copied) EXPECT_EQ(ii, 1) << out;
 }
 
-// The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
-// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions
-// (the initialization jammed too, as the space writes it: OrderOption::jam_init_order);
-// widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
-// not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
-TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
-    test::TempDir dir;
-    std::ofstream(dir / "hwc.json") << R"({
+// LeNet-5's conv2 in "hwc" at j4, its weight block copied per block and row (below).
+const std::string kLenetHwcJamCopy = R"({
  "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
  "/conv2/Conv#acc": {"compute_at": {"func": "/conv2/Conv", "loop": "oy"},
                      "in": [{"input": "conv2.weight", "func": "/conv2/Conv#acc", "loop": "coo"}],
@@ -301,6 +295,15 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
                                   {"split": {"factor": 4, "inner": "coi", "loop": "co", "outer": "coo"}, "stage": 0},
                                   {"reorder": ["coi", "ox", "oy", "coo", "n"], "stage": 0}],
                      "unroll": [{"factor": 0, "loop": "coi"}]}})";
+
+// The "hwc" jam with its block's weights copied per block and row (docs/dse.md): conv2 of
+// LeNet-5 with --weights axi, 4 channels per iteration, the block loop outside the reductions
+// (the initialization jammed too, as the space writes it: OrderOption::jam_init_order);
+// widen-copies reads the copy 8 floats per cycle (600 floats per block: 8 divides it, 16 does
+// not) through the 512-bit port, every pipelined loop of conv2 runs at II 1 and C-sim passes.
+TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
+    test::TempDir dir;
+    std::ofstream(dir / "hwc.json") << kLenetHwcJamCopy;
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs "
                                 "--directives " + (dir / "hwc.json") + " --csim -o " + (dir / "h"), &out),
@@ -321,6 +324,24 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
     std::ifstream kernel(dir / "h/kernel.cpp");
     std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
+}
+
+// The same point with buffer-inputs on: conv2's weights, which conv2 only copies on chip block
+// by block (element-wise, the `in` copy), get no whole on-chip copy first (a load filter and a
+// ping-pong buffer: 1,152 BRAM18K for hida_resnet18_int8's blocks_6_conv1); conv2's bias, read
+// into the accumulator's initialization, keeps its copy. C-sim passes.
+TEST(DseFlow, LenetHwcJamBlockCopyGetsNoWholeInputCopy) {
+    test::TempDir dir;
+    std::ofstream(dir / "hwc.json") << kLenetHwcJamCopy;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --directives " +
+                                    (dir / "hwc.json") + " --csim -o " + (dir / "h"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    EXPECT_EQ(out.find("compute_w_conv2_weight_load"), std::string::npos) << out;
+    EXPECT_NE(out.find("compute_w_conv2_bias_load"), std::string::npos) << out;
 }
 
 // The co-jammed LeNet-5 schedule of DseFlow.LenetOutputChannelJamPassesCsim (below).

@@ -560,14 +560,14 @@ TEST(SpaceHwc, LenetHwcPointIsTheScriptsHwcSchedule) {
     EXPECT_EQ(layouts, 6);  // conv1, relu, pool, conv2, relu, pool
     // models/reduction_schedule.py models/lenet5/model.onnx --hwc --distance 100000
     // --min-tile 100000, without its three "/fcN/Gemm#acc" entries, plus the pools' window
-    // helpers computed at ox with the channel loop inside the window (pool_channels_inside).
+    // helpers computed per row at oy as the convs' (their pixels and channels outside the window).
     const std::string script =
         "{\"/MaxPool\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
-        " \"/MaxPool#acc\": {\"compute_at\": {\"func\":\"/MaxPool\",\"loop\":\"ox\"},\n"
-        "   \"schedule\": [{\"reorder\":[\"d1\",\"kx\",\"ky\",\"d3\",\"d2\",\"d0\"],\"stage\":1}]},\n"
+        " \"/MaxPool#acc\": {\"compute_at\": {\"func\":\"/MaxPool\",\"loop\":\"oy\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"d3\",\"d1\",\"kx\",\"ky\",\"d2\",\"d0\"],\"stage\":1}]},\n"
         " \"/MaxPool_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
-        " \"/MaxPool_1#acc\": {\"compute_at\": {\"func\":\"/MaxPool_1\",\"loop\":\"ox\"},\n"
-        "   \"schedule\": [{\"reorder\":[\"d1\",\"kx\",\"ky\",\"d3\",\"d2\",\"d0\"],\"stage\":1}]},\n"
+        " \"/MaxPool_1#acc\": {\"compute_at\": {\"func\":\"/MaxPool_1\",\"loop\":\"oy\"},\n"
+        "   \"schedule\": [{\"reorder\":[\"d3\",\"d1\",\"kx\",\"ky\",\"d2\",\"d0\"],\"stage\":1}]},\n"
         " \"/Relu\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
         " \"/Relu_1\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
         " \"/conv1/Conv\": {\"schedule\": [{\"reorder\":[\"co\",\"ox\",\"oy\",\"n\"]}]},\n"
@@ -638,10 +638,11 @@ TEST(SpaceJam, ZooResnetConvsOfferTheOutputChannelJam) {
 }
 
 // ResNet-18's maxpool (64x64 zoo model, fixture zoo_export_dse; skipped without it) has a
-// helper for its padded window: the "hwc" order computes it at the filter's `ox` for all
-// channels, its channel loop `d1` inside the window's loops (pool_channels_inside), unrolled
-// by the divisors of its 64 channels.
-TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheChannelsInsideTheWindow) {
+// helper for its padded window: the "hwc" order computes it per row at the filter's `oy`, as a
+// convolution's, the row's pixels `d3` and channels `d1` outside the window's loops (until
+// session 31 it was computed at `ox` with `d1` inside the window, pool_channels_inside, no
+// unroll, no jam).
+TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheRowOutsideTheWindow) {
     std::string model = std::string(FLOWHLS_ZOO_DIR) + "/resnet18_64/model.onnx";
     if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_dse)";
     DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
@@ -657,24 +658,24 @@ TEST(SpaceHwc, ZooResnetMaxpoolHelperRunsOverTheChannelsInsideTheWindow) {
     EXPECT_EQ(o.transforms[0].kind, LoopTransform::Kind::ComputeAt);
     EXPECT_EQ(o.transforms[0].func, "/maxpool/MaxPool#acc");
     EXPECT_EQ(o.transforms[0].at_func, "/maxpool/MaxPool");
-    EXPECT_EQ(o.transforms[0].at_loop, "ox");
+    EXPECT_EQ(o.transforms[0].at_loop, "oy");
     EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "ox", "oy", "n"}));  // the layout
     EXPECT_EQ(o.transforms[2].func, "/maxpool/MaxPool#acc");
     EXPECT_EQ(o.transforms[2].stage, 1);
-    // The channel innermost, then the window, then the helper's other pure loops in their own
-    // order (one iteration each at `ox`).
-    EXPECT_EQ(o.transforms[2].loops, (std::vector<std::string>{"d1", "kx", "ky", "d3", "d2", "d0"}));
-    EXPECT_EQ(o.unroll_loop, "d1");
-    EXPECT_EQ(o.unroll_keys, (std::vector<std::string>{"/maxpool/MaxPool#acc"}));
-    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 8, 16, 32, 64}));
+    // The row's pixels innermost, then the channels, then the window, then the helper's other
+    // pure loops (one iteration each at `oy`).
+    EXPECT_EQ(o.transforms[2].loops, (std::vector<std::string>{"d3", "d1", "kx", "ky", "d2", "d0"}));
+    EXPECT_EQ(o.unroll_loop, "d3");
+    EXPECT_GT(o.factors.size(), 1u);
+    EXPECT_EQ(o.jam_loop, "d1");
+    EXPECT_GT(o.jams.size(), 1u);
 }
 
-// The pool's unroll in "hwc" (LeNet-5's second pool, 16 channels): the helper's channel loop
-// `d1` unrolled in the window's pipelined loop, so U channels of a pixel are compared per
-// cycle: the pool's estimated latency drops (it was one comparison a cycle, the window's 4
-// taps x 16 channels per output pixel; its ring fill and copy-out, one word a cycle, stay)
-// and the schedule unrolls `d1` of the helper.
-TEST(SpaceHwc, LenetPoolUnrollsItsChannelsInsideTheWindow) {
+// The pool's unroll in "hwc" (LeNet-5's second pool, 16 channels, 5x5 outputs): its per-row
+// helper's pixel loop `d3` unrolled, so the row's pixels are compared in parallel: the pool's
+// estimated latency drops (its ring fill and copy-out, one word a cycle, stay) and the
+// schedule unrolls `d3` of the helper.
+TEST(SpaceHwc, LenetPoolUnrollsItsRowHelper) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
     DesignSpace s = space_of(p);
     PointChoices c(s.nodes.size());
@@ -686,8 +687,8 @@ TEST(SpaceHwc, LenetPoolUnrollsItsChannelsInsideTheWindow) {
     }
     ASSERT_LT(pool, s.nodes.size());
     const OrderOption &o = s.nodes[pool].orders[c[pool].order];
-    EXPECT_EQ(o.unroll_loop, "d1");
-    ASSERT_EQ(o.factors, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+    EXPECT_EQ(o.unroll_loop, "d3");
+    ASSERT_GT(o.factors.size(), 1u);
     CompileOptions options;
     options.device = "xcvu9p";
     options.clock_mhz = 200;
@@ -702,11 +703,13 @@ TEST(SpaceHwc, LenetPoolUnrollsItsChannelsInsideTheWindow) {
         }
         return int64_t{0};
     };
-    int64_t one = pool_latency(0), four = pool_latency(2);
-    ASSERT_GT(four, 0);
-    EXPECT_LT(four * 4, one * 3) << four << " vs " << one;  // the fill and copy-out stay
+    int last = static_cast<int>(o.factors.size()) - 1;
+    int64_t one = pool_latency(0), fast = pool_latency(last);
+    ASSERT_GT(fast, 0);
+    EXPECT_LT(fast * 4, one * 3) << fast << " vs " << one << " at u" << o.factors[last];
     std::string json = write_schedule_json(point_schedule(s, c));
-    EXPECT_NE(json.find("{\"factor\":4,\"loop\":\"d1\"}"), std::string::npos) << json;
+    EXPECT_NE(json.find("{\"factor\":" + std::to_string(o.factors[last]) + ",\"loop\":\"d3\"}"), std::string::npos)
+        << json;
 }
 
 // The filter of `s` whose name contains `part` (null: none).
@@ -793,6 +796,43 @@ TEST(SpaceInt8, ZooLenetInt8ConvsGetTheHwcUnrollAndJam) {
         EXPECT_EQ(o.transforms[0].at_loop, "oy") << conv;
     }
     EXPECT_EQ(node(s, "model_model_conv2")->orders[hwc_order(*node(s, "model_model_conv2"))].jams.back(), 16);
+}
+
+// The int8 LeNet-5's max-pools (FuseQdq's MaxPool on the int8 values, its window helper
+// `acc(d3, d2, d1, d0)`) in "hwc": the helper computed per row at the filter's `oy` as a
+// convolution's, its update `[d3, d1, kx, ky, d2, d0]` (the window's reduction outside the
+// row's pixels and channels), the pixel loop `d3` unrolled and the channel loop `d1` jammed,
+// the initialization (the window's start value) jammed too.
+TEST(SpaceInt8, ZooLenetInt8MaxPoolsGetTheHwcRowHelperAndChannelJam) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    int pools = 0;
+    for (const NodeKnobs &n : s.nodes) {
+        if (n.key.find("MaxPool") == std::string::npos) continue;
+        pools++;
+        int h = hwc_order(n);
+        ASSERT_GE(h, 0) << n.key;
+        const OrderOption &o = n.orders[h];
+        ASSERT_EQ(o.transforms.size(), 3u) << n.key;
+        EXPECT_EQ(o.transforms[0].kind, LoopTransform::Kind::ComputeAt) << n.key;
+        EXPECT_EQ(o.transforms[0].func, n.key + "#acc");
+        EXPECT_EQ(o.transforms[0].at_loop, "oy") << n.key;
+        EXPECT_EQ(o.transforms[1].loops, (std::vector<std::string>{"co", "ox", "oy", "n"})) << n.key;
+        EXPECT_EQ(o.transforms[2].stage, 1) << n.key;
+        EXPECT_EQ(o.transforms[2].loops, (std::vector<std::string>{"d3", "d1", "kx", "ky", "d2", "d0"})) << n.key;
+        EXPECT_EQ(o.unroll_loop, "d3") << n.key;
+        EXPECT_EQ(o.unroll_keys, (std::vector<std::string>{n.key + "#acc"})) << n.key;
+        EXPECT_GT(o.factors.size(), 1u) << n.key;
+        EXPECT_EQ(o.jam_key, n.key + "#acc") << n.key;
+        EXPECT_EQ(o.jam_loop, "d1") << n.key;
+        EXPECT_GT(o.jams.size(), 1u) << n.key;
+        EXPECT_EQ(o.jam_order, (std::vector<std::string>{"d1i", "d3", "d1o", "kx", "ky", "d2", "d0"})) << n.key;
+        ASSERT_FALSE(o.jam_init_order.empty()) << n.key;
+        EXPECT_EQ(o.jam_init_order.front(), "d1i") << n.key;
+        EXPECT_TRUE(o.jam_copy_inputs.empty()) << n.key;
+    }
+    EXPECT_EQ(pools, 2);
 }
 
 // With its weights in external memory, the int8 LeNet-5's conv2 copies each block's weights on
