@@ -8,8 +8,9 @@
 
 namespace flowhls {
 
-/// Copies of a loop body an analysis materializes at most (loops beyond it stay loops).
-constexpr int64_t kMaxUnrollCopies = 128;
+/// Copies of a loop body an analysis materializes at most (loops beyond it stay loops; the
+/// exploration asks for up to as many, src/dse/Space.h's kMaxCopies).
+constexpr int64_t kMaxUnrollCopies = 1024;
 
 /// Contract: returns `body` with the HLS unroll directives of `directives` applied as copies,
 /// the way the HLS tool replicates loop bodies (the result is for analysis, never emitted).

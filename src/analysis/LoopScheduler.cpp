@@ -157,6 +157,11 @@ private:
     bool forwards(MemoryKind k) const { return k == MemoryKind::Register || k == MemoryKind::LocalRam; }
 
     int64_t expr_time(const Expr &e);
+    // expr_time of a statement's expression; on a recurrence path an expression that neither
+    // holds the source load nor reads a value on the path is off it (-1) without being
+    // scheduled (a jammed body's path runs once per copy over every copy: docs/qor.md).
+    int64_t stmt_time(const Expr &e) { return source && !reaches_path(e) ? -1 : expr_time(e); }
+    bool reaches_path(const Expr &e) const;
     // Whether `cond` holds only in the last iteration of a loop of last_iterations (it is, or
     // is a conjunction with, `v == last`).
     bool in_last_iteration(const Expr &cond) const {
@@ -306,7 +311,8 @@ int64_t Scheduler::expr_time(const Expr &e) {
         } else {
             finish = std::max(t, seq) + read_latency(kind);
         }
-        accesses.push_back({l, nullptr, finish, resolved(l->index)});
+        // On a recurrence path only the stores' finish times are read (recurrence_bound).
+        accesses.push_back({l, nullptr, finish, on_path_mode ? l->index : resolved(l->index)});
         return finish;
     }
     // Children of the node.
@@ -331,6 +337,7 @@ int64_t Scheduler::expr_time(const Expr &e) {
     }
     int64_t start = on_path_mode ? -1 : seq;
     for (const Expr &c : kids.out) start = std::max(start, expr_time(c));
+    if (on_path_mode && start < 0) return -1;
     std::string op = operator_of(e, lets, &context.value_bits);
     if (context.fixed_data_bits > 0) op = fixed_operator_of(e, op, lets, context.fixed_data_bits, context.fixed_acc_bits);
     // An operation on immediates only (an unrolled copy's index arithmetic, `3 * 27`) is
@@ -342,7 +349,6 @@ int64_t Scheduler::expr_time(const Expr &e) {
         operations[op]++;
         executed[op] += multiplier;
     }
-    if (on_path_mode && start < 0) return -1;
     if (chain_forwarding && !op.empty() && !on_path_mode) {
         for (const Expr &c : kids.out) {
             const Variable *v = c.as<Variable>();
@@ -355,20 +361,40 @@ int64_t Scheduler::expr_time(const Expr &e) {
     return start + op_latency(op);
 }
 
+bool Scheduler::reaches_path(const Expr &e) const {
+    class Reaches : public IRVisitor {
+    public:
+        const Scheduler &s;
+        bool found = false;
+        explicit Reaches(const Scheduler &s) : s(s) {}
+        using IRVisitor::visit;
+        void visit(const Load *op) override {
+            if (op == s.source) found = true;
+            if (!found) IRVisitor::visit(op);
+        }
+        void visit(const Variable *op) override {
+            auto it = s.ready.find(op->name);
+            if (it != s.ready.end() && it->second >= 0) found = true;
+        }
+    } find(*this);
+    e.accept(&find);
+    return find.found;
+}
+
 void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
     if (!s.defined()) return;
     if (const Block *b = s.as<Block>()) {
         straight(b->first, loops);
         straight(b->rest, loops);
     } else if (const LetStmt *l = s.as<LetStmt>()) {
-        int64_t t = expr_time(l->value);
+        int64_t t = stmt_time(l->value);
         ready[l->name] = t;
-        let_ops[l->name] = producing_operator(l->value);
+        if (!source) let_ops[l->name] = producing_operator(l->value);
         lets[l->name] = l->value;
         done = std::max(done, t);
         straight(l->body, loops);
     } else if (const Store *st = s.as<Store>()) {
-        int64_t t = std::max(expr_time(st->value), expr_time(st->index));
+        int64_t t = std::max(stmt_time(st->value), stmt_time(st->index));
         MemoryKind kind = context.kind_of(st->name);
         if (kind != MemoryKind::Register) {
             operations["store"]++;
@@ -380,12 +406,12 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         } else {
             finish = t + write_latency(kind);
         }
-        accesses.push_back({nullptr, st, finish, resolved(st->index)});
+        accesses.push_back({nullptr, st, finish, source ? st->index : resolved(st->index)});
         done = std::max(done, finish);
     } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
         straight(pc->body, loops);
     } else if (const Evaluate *ev = s.as<Evaluate>()) {
-        done = std::max(done, expr_time(ev->value));
+        done = std::max(done, stmt_time(ev->value));
     } else if (const For *f = s.as<For>()) {
         int64_t start = std::max(seq, done);
         seq = start + loop(f, loops);
@@ -567,39 +593,49 @@ Scheduler::IIBound Scheduler::recurrence_bound(const Scheduler &sched, const Nes
     IIBound bound;
     for (const Access &l : sched.accesses) {
         if (!l.load) continue;
+        // Distance: iterations of the loops inside the innermost loop the index does not
+        // depend on.
+        int64_t distance = 0;
+        bool varies = false;
+        for (int k = static_cast<int>(nest.loops.size()) - 1; k >= 0; k--) {
+            if (!depends_on(l.index, nest.loops[k]->name)) {
+                if (distance == 0) {
+                    distance = 1;
+                    for (size_t j = k + 1; j < nest.loops.size(); j++) distance *= trips[j];
+                }
+            } else if (distance > 0) {
+                varies = true;
+            }
+        }
+        if (distance == 0) continue;
+        std::vector<const Store *> stores;
         for (const Access &s : sched.accesses) {
-            if (!s.store || s.store->name != l.load->name || !equal(s.index, l.index)) continue;
-            // Distance: iterations of the loops inside the innermost loop the index does not
-            // depend on.
-            int64_t distance = 0;
-            bool varies = false;
-            for (int k = static_cast<int>(nest.loops.size()) - 1; k >= 0; k--) {
-                if (!depends_on(l.index, nest.loops[k]->name)) {
-                    if (distance == 0) {
-                        distance = 1;
-                        for (size_t j = k + 1; j < nest.loops.size(); j++) distance *= trips[j];
-                    }
-                } else if (distance > 0) {
-                    varies = true;
+            if (s.store && s.store->name == l.load->name && equal(s.index, l.index)) stores.push_back(s.store);
+        }
+        if (stores.empty()) continue;
+        // One path from the load serves every store of its element (an accumulator unrolled
+        // in the pipeline stores it once per copy: a path per pair was cubic in the copies).
+        Scheduler path(device, context, options);
+        path.lets = lets;
+        path.source = l.load;
+        if (varies) {
+            for (size_t k = 1; k < nest.loops.size(); k++) {
+                const IntImm *mn = nest.loops[k]->min.as<IntImm>();
+                if (mn && !depends_on(l.index, nest.loops[k]->name)) {
+                    path.last_iterations[nest.loops[k]->name] = mn->value + trips[k] - 1;
                 }
             }
-            if (distance == 0) continue;
-            Scheduler path(device, context, options);
-            path.lets = lets;
-            path.source = l.load;
-            if (varies) {
-                for (size_t k = 1; k < nest.loops.size(); k++) {
-                    const IntImm *mn = nest.loops[k]->min.as<IntImm>();
-                    if (mn && !depends_on(l.index, nest.loops[k]->name)) {
-                        path.last_iterations[nest.loops[k]->name] = mn->value + trips[k] - 1;
-                    }
-                }
-            }
-            path.run(body, nullptr);
-            int64_t delay = -1;
-            for (const Access &a : path.accesses) {
-                if (a.store == s.store) delay = std::max(delay, a.finish);
-            }
+        }
+        path.run(body, nullptr);
+        std::map<const Store *, int64_t> finish;
+        for (const Access &a : path.accesses) {
+            if (!a.store) continue;
+            auto it = finish.emplace(a.store, a.finish).first;
+            it->second = std::max(it->second, a.finish);
+        }
+        for (const Store *s : stores) {
+            auto it = finish.find(s);
+            int64_t delay = it == finish.end() ? -1 : std::max<int64_t>(-1, it->second);
             if (delay <= 0) continue;
             // A port (ap_memory) compares the address of the next iteration's load with the
             // pending store's when the address changes within the nest.

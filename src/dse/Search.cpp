@@ -15,11 +15,13 @@ namespace flowhls::dse {
 
 namespace {
 
-// The fill's limit on a filter's copies (unroll x jam; each factor still at most kMaxUnroll):
-// infer-partitions banks rows of a flattened array read by up to kMaxUnroll copies with a
-// cyclic factor up to twice that (kMaxRowBanks), so pb_2mm's `u2/j60` gets 122 banks at II 1.
-// Only the fill goes beyond kMaxUnroll: it keeps a point only when its estimated interval
-// drops, so a point whose partitions do not follow (its II rises) is not kept.
+// The fill's limit on a filter's copies (unroll x jam; each factor still at most kMaxUnroll)
+// while the other steps stop at kMaxUnroll: infer-partitions banks rows of a flattened array
+// read by up to kMaxUnroll copies with a cyclic factor up to twice that, so pb_2mm's `u2/j60`
+// gets 122 banks at II 1. The fill keeps a point only when its estimated interval drops, so a
+// point whose partitions do not follow (its II rises) is not kept. Once the jam series showed
+// that kMaxUnroll copies of every filter fit the DSP budget, every step goes up to kMaxCopies
+// (Explorer::copies_).
 constexpr int64_t kMaxFillUnroll = 2 * kMaxUnroll;
 
 // Whether operator `op` takes DSPs on the parts' tables (devices/*.json): the float and
@@ -86,6 +88,11 @@ private:
     std::set<std::string> seen_;
     std::set<size_t> exhausted_;  // points without unevaluated neighbours
     int limit_;                   // points the current step may bring the total to
+    // A filter's copies (unroll x jam) at most, outside the fill: kMaxUnroll, kMaxCopies once
+    // the jam series found every filter at its largest within kMaxUnroll and the point within
+    // the budget (issue 14: pb_gemm at 2,560 DSPs stopped at 110 copies, 581 DSPs).
+    int64_t copies_ = kMaxUnroll;
+    int64_t fill_copies() const { return copies_ > kMaxUnroll ? copies_ : kMaxFillUnroll; }
 
     static std::string key(const PointChoices &c) {
         std::string k;
@@ -228,7 +235,7 @@ private:
 
     // Whether node `i` at `mine` keeps the link rules with the nodes already `fixed` at `c`:
     // per dimension of a shared buffer the two loops' factors divide one another, and the
-    // partition serving both (the larger factor per dimension) has at most kMaxUnroll banks.
+    // partition serving both (the larger factor per dimension) has at most copies_ banks.
     bool keeps_links(int i, const Choice &mine, const PointChoices &c, const std::vector<bool> &fixed) const {
         for (const DesignSpace::Link &l : space_.links) {
             int other = l.writer == i ? l.reader : l.reader == i ? l.writer : -1;
@@ -242,13 +249,13 @@ private:
                 if (a % b != 0 && b % a != 0) return false;
                 banks *= std::max(a, b);
             }
-            if (banks > kMaxUnroll) return false;
+            if (banks > copies_) return false;
         }
         return true;
     }
 
     // The point where every node takes its faster order and the smallest parallelism
-    // (unroll x jam, at most kMaxUnroll; jams only when `jam`) that brings its latency to
+    // (unroll x jam, at most copies_; jams only when `jam`) that brings its latency to
     // `target`, its factors dividing or multiples of those of the connected nodes fixed before
     // it; among equal parallelism the deeper jam. `maxed`: every node at its largest.
     PointChoices target_point(int64_t target, bool jam, bool &maxed) const {
@@ -271,7 +278,7 @@ private:
             for (size_t u = 0; u < unrolls; u++) {
                 for (size_t j = 0; j < jams; j++) {
                     int64_t uf = o.factors[u], jf = o.jams.empty() ? 1 : o.jams[j], p = uf * jf;
-                    if (p > kMaxUnroll) continue;
+                    if (p > copies_) continue;
                     largest = std::max(largest, p);
                     Choice mine;
                     mine.order = order_[i];
@@ -336,6 +343,14 @@ private:
                 break;
             }
             fit = target;
+            // Every filter at its largest within kMaxUnroll copies and the point fits: the
+            // budget allows more, so the series goes on (the same target first) to kMaxCopies.
+            if (maxed && copies_ < kMaxCopies) {
+                copies_ = kMaxCopies;
+                last_interval = result_.points[p].interval;
+                target *= 2;
+                continue;
+            }
             if (maxed || (last_interval > 0 && result_.points[p].interval >= last_interval)) return;
             last_interval = result_.points[p].interval;
         }
@@ -440,7 +455,7 @@ private:
             const std::vector<int64_t> &jams = n.orders[c[i].order].jams;
             PointChoices up = c;
             up[i].unroll++;
-            if (c[i].unroll + 1 < static_cast<int>(factors.size()) && total_unroll(n, up[i]) <= kMaxUnroll) {
+            if (c[i].unroll + 1 < static_cast<int>(factors.size()) && total_unroll(n, up[i]) <= copies_) {
                 out.insert(slowest ? out.begin() : out.end(), {up, slowest});
             }
             if (c[i].unroll > 0) {
@@ -450,7 +465,7 @@ private:
             }
             PointChoices jam_up = c;
             jam_up[i].jam++;
-            if (c[i].jam + 1 < static_cast<int>(jams.size()) && total_unroll(n, jam_up[i]) <= kMaxUnroll) {
+            if (c[i].jam + 1 < static_cast<int>(jams.size()) && total_unroll(n, jam_up[i]) <= copies_) {
                 out.push_back({jam_up, false});
             }
             if (c[i].jam > 0) {
@@ -466,12 +481,12 @@ private:
                 size_t u = 0;
                 while (u + 1 < other.size() && other[u + 1] <= want) u++;
                 flip[i].unroll = static_cast<int>(u);
-                // The jam kept as close as the other order allows, within kMaxUnroll.
+                // The jam kept as close as the other order allows, within copies_.
                 const std::vector<int64_t> &other_jams = n.orders[flip[i].order].jams;
                 int64_t want_jam = jams.empty() ? 1 : jams[c[i].jam];
                 size_t j = 0;
                 while (j + 1 < other_jams.size() && other_jams[j + 1] <= want_jam &&
-                       other[u] * other_jams[j + 1] <= kMaxUnroll) {
+                       other[u] * other_jams[j + 1] <= copies_) {
                     j++;
                 }
                 flip[i].jam = static_cast<int>(j);
@@ -629,7 +644,7 @@ private:
     }
 
     // The unroll x jam combinations of node `i` in its order at `c` with a parallelism in
-    // (lo, hi] (at most kMaxFillUnroll; callers other than the fill pass hi <= kMaxUnroll), the
+    // (lo, hi] (at most fill_copies(); callers other than the fill pass hi <= copies_), the
     // II dropped: by parallelism, `ascending` or not, ties to the deeper jam.
     std::vector<Choice> combinations(size_t i, const Choice &c, int64_t lo, int64_t hi, bool ascending) const {
         const NodeKnobs &n = space_.nodes[i];
@@ -639,7 +654,7 @@ private:
             for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
                 Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0};
                 int64_t p = total_unroll(n, t);
-                if (p > lo && p <= std::min(hi, kMaxFillUnroll)) out.push_back(t);
+                if (p > lo && p <= std::min(hi, fill_copies())) out.push_back(t);
             }
         }
         std::stable_sort(out.begin(), out.end(), [&](const Choice &x, const Choice &y) {
@@ -685,7 +700,7 @@ private:
         for (size_t i : nodes) {
             if (at[i].ii > 0 || idle.count(i)) continue;
             const int64_t p = total_unroll(space_.nodes[i], at[i]);
-            std::vector<Choice> up = combinations(i, at[i], p, kMaxFillUnroll, true);
+            std::vector<Choice> up = combinations(i, at[i], p, fill_copies(), true);
             for (const Choice &c : up) {
                 PointChoices next = at;
                 next[i] = c;

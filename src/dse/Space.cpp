@@ -347,10 +347,10 @@ std::vector<int> output_shape(const HalideProgram &program, const std::string &f
     return {};
 }
 
-// 1, then the divisors of `trip` in (1, 2 kMaxUnroll] (the fill's limit).
+// 1, then the divisors of `trip` in (1, kMaxCopies] (a reduction jam's limit).
 std::vector<int64_t> fill_factors(int64_t trip) {
     std::vector<int64_t> f = {1};
-    for (int64_t d = 2; d <= std::min<int64_t>(trip, 2 * kMaxUnroll); d++) {
+    for (int64_t d = 2; d <= std::min<int64_t>(trip, kMaxCopies); d++) {
         if (trip % d == 0) f.push_back(d);
     }
     return f;

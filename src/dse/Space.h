@@ -158,8 +158,15 @@ int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var)
 /// The index of the "hwc" order of `n` (OrderOption::hwc), -1 when it has none.
 int hwc_order(const NodeKnobs &n);
 
-/// The largest HLS unroll factor the space offers (infer-partitions' bank limit).
+/// The largest HLS unroll (and jam) factor the space offers for one loop (infer-partitions'
+/// bank limit for consecutive elements).
 constexpr int64_t kMaxUnroll = 64;
+
+/// The most copies of a filter's pipelined body (unroll x jam) a point may ask for (issue 14:
+/// 2,560 and 9,024 DSPs need several hundred MACs a cycle). infer-partitions banks the rows
+/// such copies read with a cyclic factor up to this (kMaxRowBanks) and the estimator
+/// materializes up to this many copies (kMaxUnrollCopies).
+constexpr int64_t kMaxCopies = 1024;
 
 /// Non-divisor unroll factors (unroll_factors): a factor whose last iteration runs guarded
 /// copies is offered only when it wastes at most 1/kNonDivisorWaste of the trip in guarded
@@ -218,8 +225,7 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 DesignSpace build_space(const HalideProgram &program, const FilterGraph &extracted);
 
 /// The copies of the pipelined loop's body one iteration runs at `c` in `n`: the unroll
-/// factor times the jam factor (at most kMaxUnroll at every point the search evaluates but the
-/// fill's, at most twice that: Search.cpp, kMaxFillUnroll).
+/// factor times the jam factor (at most kMaxCopies at every point the search evaluates).
 int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 
 /// Contract: the schedule of point `choices` of `space` (one Choice per node, indices in

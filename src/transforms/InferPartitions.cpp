@@ -24,9 +24,10 @@ constexpr int64_t kMaxCompleteElements = 64;
 // partition has more banks than this.
 constexpr int64_t kMaxCyclicSpan = 64;
 constexpr int64_t kMaxBanks = 64;
-// Rows of a flattened array read by up to kMaxBanks unrolled copies need a cyclic factor
-// coprime to the row stride, which can exceed kMaxBanks (64 rows 784 apart: 65 banks).
-constexpr int64_t kMaxRowBanks = 2 * kMaxBanks;
+// Rows of a flattened array read by unrolled copies need a cyclic factor coprime to the row
+// stride, which can exceed kMaxBanks (64 rows 784 apart: 65 banks), and jammed copies (J rows
+// of U consecutive elements: J x U banks; the exploration's kMaxCopies, src/dse/Space.h) more.
+constexpr int64_t kMaxRowBanks = 1024;
 
 // How the HLS tool replicates the body of pipelined loop `name` (for the reason text).
 std::string replication_text(const Stmt &body, const std::map<std::string, LoopDirective> &directives,

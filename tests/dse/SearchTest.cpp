@@ -312,7 +312,7 @@ TEST(SpaceJam, BicgOffersTheReductionJam) {
     EXPECT_EQ(o.factors, (std::vector<int64_t>{1}));
     EXPECT_EQ(o.jam_loop, "k$y");
     EXPECT_EQ(o.jam_order, (std::vector<std::string>{"k$yi", "c", "k", "k$yo"}));
-    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 5, 10, 41, 82}));  // divisors of 410 up to 128
+    EXPECT_EQ(o.jams, (std::vector<int64_t>{1, 2, 5, 10, 41, 82, 205, 410}));  // divisors of 410 up to kMaxCopies
     EXPECT_EQ(o.jam_init_unroll, "x");
     PointChoices p(s.nodes.size());
     size_t n = sq - s.nodes.data();
@@ -864,12 +864,13 @@ TEST(SpaceInt8, ZooLenetInt8JamCopiesOffChipWeightsThroughTheirCenteringFunc) {
 
 SearchOptions toy_options(uint64_t seed, int64_t dsp);
 
-// The search never evaluates a point whose unroll x jam exceeds kMaxUnroll, and every factor
-// it uses divides its loop's trip count (gemm's one order has a jam: the space offers no
-// non-divisor unroll there).
-TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
+// Runs the search on pb_gemm MEDIUM with a toy estimator (5 DSPs a copy, the interval in
+// inverse proportion to the copies) at `dsp`, checking that every point keeps unroll x jam
+// within the limit of its step: kMaxUnroll, twice that at the fill's points, kMaxCopies once
+// the jam series found kMaxUnroll copies within the budget (`raised`: such a point was seen).
+SearchResult gemm_toy_search(int64_t dsp, bool &raised) {
     DesignSpace s = space_of(build_example("pb_gemm", "", "medium"));
-    ASSERT_EQ(s.nodes.size(), 1u);
+    EXPECT_EQ(s.nodes.size(), 1u);
     int evaluated = 0;
     Evaluator count = [&](const HlsSchedule &schedule) {
         evaluated++;
@@ -894,29 +895,51 @@ TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
         e.filters.push_back(f);
         return e;
     };
-    SearchOptions o = toy_options(1, 1000);
+    SearchOptions o = toy_options(1, dsp);
     o.max_points = 60;
     SearchResult r = explore(s, count, o);
     EXPECT_EQ(evaluated, static_cast<int>(r.points.size()));
     bool jammed = false, filled = false;
+    raised = false;
     for (const EvaluatedPoint &p : r.points) {
-        // The fill (step 7) may go to twice the limit (infer-partitions' row banks), no other step.
         const bool fill = p.origin.rfind("fill of ", 0) == 0;
         filled = filled || fill;
         for (size_t i = 0; i < s.nodes.size(); i++) {
-            EXPECT_LE(total_unroll(s.nodes[i], p.choices[i]), fill ? 2 * kMaxUnroll : kMaxUnroll)
+            const int64_t copies = total_unroll(s.nodes[i], p.choices[i]);
+            // The raise happens in the jam series only.
+            raised = raised || (copies > kMaxUnroll && p.origin == "jam");
+            EXPECT_LE(copies, raised ? kMaxCopies : fill ? 2 * kMaxUnroll : kMaxUnroll)
                 << p.origin << ": " << point_text(s, p.choices);
             jammed = jammed || p.choices[i].jam > 0;
         }
     }
     EXPECT_TRUE(jammed) << pareto_csv(s, r);
     EXPECT_TRUE(filled) << pareto_csv(s, r);
+    return r;
+}
+
+// The search never evaluates a point whose unroll x jam exceeds its step's limit, and every
+// factor it uses divides its loop's trip count (gemm's one order has a jam: the space offers no
+// non-divisor unroll there). At 1,000 DSPs (200 copies) the jam series' largest point within
+// kMaxUnroll (55 copies, 11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x 5^2) fits, so the
+// series goes on beyond kMaxUnroll (issue 14) and the choice spends the whole budget: 200
+// copies (20 x 10, 40 x 5, ...; it was 110 when only the fill went beyond, to twice kMaxUnroll).
+TEST(SpaceJam, SearchKeepsUnrollTimesJamWithinTheLimit) {
+    bool raised = false;
+    SearchResult r = gemm_toy_search(1000, raised);
+    EXPECT_TRUE(raised);
     ASSERT_GE(r.chosen, 0);
-    // The most copies within the limit is 55 (11 x 5 or 55 x 1; 220 = 2^2 x 5 x 11, 200 = 2^3 x
-    // 5^2); from there the fill's 4 points (half the reserve of 8) step to the next products, 80,
-    // 88, 100 and 110 (55 x 2), all within the toy's 1000 DSPs: the choice has 110 copies (was
-    // 55 before the fill went beyond kMaxUnroll).
-    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 110);
+    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 200);
+}
+
+// When kMaxUnroll copies do not fit the budget (200 DSPs: 40 copies), no step but the fill goes
+// beyond kMaxUnroll (the search's path at HIDA's DSP counts is the one before issue 14's raise).
+TEST(SpaceJam, SearchStaysWithinKMaxUnrollWhenTheBudgetBinds) {
+    bool raised = false;
+    SearchResult r = gemm_toy_search(200, raised);
+    EXPECT_FALSE(raised);
+    ASSERT_GE(r.chosen, 0);
+    EXPECT_EQ(r.points[r.chosen].total.dsp, 5 * 40);
 }
 
 // The default order of a toy filter `key` of the search tests: its loop x unrolled by 1, 2, 4, 8.
