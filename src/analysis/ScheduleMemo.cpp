@@ -1,6 +1,7 @@
 // The filter schedules a design-space exploration's points share (equal body and context).
 #include "analysis/ScheduleMemo.h"
 #include "analysis/HlsUnroll.h"
+#include "ir/IRQueries.h"
 
 #include <set>
 
@@ -27,40 +28,7 @@ void put_partition(std::string &key, const ArrayPartition &p) {
     for (int64_t s : p.shape) put(key, s);
 }
 
-// Every name a Load, Store, Allocate, Call or Variable of a body mentions: the arrays it
-// can access are among them.
-class NamesUsed : public Halide::Internal::IRGraphVisitor {
-public:
-    std::set<std::string> names;
-
-private:
-    using IRGraphVisitor::visit;
-    void visit(const Halide::Internal::Load *op) override {
-        names.insert(op->name);
-        IRGraphVisitor::visit(op);
-    }
-    void visit(const Halide::Internal::Store *op) override {
-        names.insert(op->name);
-        IRGraphVisitor::visit(op);
-    }
-    void visit(const Halide::Internal::Allocate *op) override {
-        names.insert(op->name);
-        IRGraphVisitor::visit(op);
-    }
-    void visit(const Halide::Internal::Call *op) override {
-        names.insert(op->name);
-        IRGraphVisitor::visit(op);
-    }
-    void visit(const Halide::Internal::Variable *op) override { names.insert(op->name); }
-};
-
 }  // namespace
-
-std::set<std::string> names_used(const Halide::Internal::Stmt &body) {
-    NamesUsed used;
-    body.accept(&used);
-    return used.names;
-}
 
 std::string schedule_context_key(const FilterContext &context, const QorOptions &options,
                                  const std::set<std::string> &accessed) {
@@ -103,7 +71,7 @@ std::string schedule_context_key(const FilterContext &context, const QorOptions 
 
 FilterSchedule ScheduleMemo::schedule(const Halide::Internal::Stmt &body, const FilterContext &context,
                                       const Device &device, const QorOptions &options) {
-    std::string key = schedule_context_key(context, options, names_used(body));
+    std::string key = schedule_context_key(context, options, names_in(body));
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = schedules_.find(key);

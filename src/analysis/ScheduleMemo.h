@@ -12,10 +12,6 @@
 
 namespace flowhls {
 
-/// Contract: every name a Load, Store, Allocate, Call or Variable of `body` mentions (the
-/// arrays schedule_filter looks up for it are among them). Pure.
-std::set<std::string> names_used(const Halide::Internal::Stmt &body);
-
 /// Contract: the text of everything besides the body that decides what schedule_filter gives
 /// for a filter: every field of every array of `context` named in `accessed` (schedule_filter
 /// reads an array only by the name of an access to it: a filter's context lists every buffer of
@@ -27,8 +23,8 @@ std::set<std::string> names_used(const Halide::Internal::Stmt &body);
 std::string schedule_context_key(const FilterContext &context, const QorOptions &options,
                                  const std::set<std::string> &accessed);
 
-/// schedule_filter's results keyed by schedule_context_key (the arrays of names_used(body)) and the filter's body before its HLS
-/// unrolls (apply_hls_unroll reads only the body and the directives, which are in the key),
+/// schedule_filter's results keyed by schedule_context_key (the arrays of names_in(body):
+/// every buffer it loads, stores or allocates) and the filter's body before its HLS unrolls (apply_hls_unroll reads only the body and the directives, which are in the key),
 /// compared structurally (Halide's IRDeepCompare: node kinds, types, names, values). Serves
 /// ONE device (it is not in the key): the points of one exploration. Owned by the caller;
 /// safe to share between threads (a schedule two threads miss at once is computed twice, the

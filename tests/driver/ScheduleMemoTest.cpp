@@ -75,14 +75,6 @@ TEST(ScheduleMemo, KeyTellsEveryFieldApart) {
     other.arrays["c"].partition.factor = 8;
     EXPECT_EQ(schedule_context_key(other, QorOptions(), accessed), schedule_context_key(base, QorOptions(), accessed));
     EXPECT_NE(schedule_context_key(other, QorOptions(), {"a", "b", "c"}), schedule_context_key(base, QorOptions(), {"a", "b", "c"}));
-    // The names of a body: its accesses' buffers and its variables.
-    using namespace Halide::Internal;
-    Stmt body = Store::make("out", Load::make(Halide::Float(32), "in", Variable::make(Halide::Int(32), "x"),
-                                              Halide::Buffer<>(), Halide::Internal::Parameter(), Halide::Internal::const_true(),
-                                              ModulusRemainder()),
-                            Variable::make(Halide::Int(32), "x"), Halide::Internal::Parameter(), Halide::Internal::const_true(),
-                            ModulusRemainder());
-    EXPECT_EQ(names_used(body), (std::set<std::string>{"in", "out", "x"}));
 }
 
 // Seven chained matrix products: a point that unrolls one more filter schedules again only the filters
