@@ -24,8 +24,9 @@ std::string schedule_context_key(const FilterContext &context, const QorOptions 
                                  const std::set<std::string> &accessed);
 
 /// schedule_filter's results keyed by schedule_context_key (the arrays of names_in(body):
-/// every buffer it loads, stores or allocates) and the filter's body before its HLS unrolls (apply_hls_unroll reads only the body and the directives, which are in the key),
-/// compared structurally (Halide's IRDeepCompare: node kinds, types, names, values). Serves
+/// every buffer it loads, stores or allocates) and the filter's body before its HLS unrolls
+/// (apply_hls_unroll reads only the body and the directives, which are in the key), compared
+/// structurally (Halide's IRDeepCompare: node kinds, types, names, values). Serves
 /// ONE device (it is not in the key): the points of one exploration. Owned by the caller;
 /// safe to share between threads (a schedule two threads miss at once is computed twice, the
 /// same result).
