@@ -15,6 +15,7 @@
 namespace flowhls {
 
 class BalanceMemo;
+class ScheduleMemo;
 
 /// Options of one compilation. Nothing here is global: every option is passed in.
 struct CompileOptions {
@@ -74,6 +75,10 @@ struct CompileOptions {
     /// Filters the QoR estimate schedules at once (QorOptions::threads; 1: one after another).
     /// The estimate, and every file written, do not depend on it.
     int estimate_threads = 1;
+    /// Filter schedules shared by the estimates of one design-space exploration (owned by it;
+    /// QorOptions::memo, src/analysis/ScheduleMemo.h); null: none shared. The estimate does not
+    /// depend on it.
+    ScheduleMemo *schedule_memo = nullptr;
 };
 
 /// What a successful compilation produced.

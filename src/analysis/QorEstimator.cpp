@@ -7,6 +7,7 @@
 #include "analysis/LoopScheduler.h"
 #include "analysis/MemoryModel.h"
 #include "analysis/ResourceModel.h"
+#include "analysis/ScheduleMemo.h"
 
 #include <algorithm>
 #include <atomic>
@@ -38,8 +39,13 @@ ScheduledFilter schedule_one(const FilterGraph &graph, const Filter &filter, con
         context.fixed_acc_bits = filter.fixed.accumulator().width;
     }
     // HLS unroll directives (and loops inside pipelined loops) as body copies.
-    Stmt body = context.directives ? apply_hls_unroll(filter.body, filter.directives) : filter.body;
-    FilterSchedule s = schedule_filter(body, context, device, options);
+    FilterSchedule s;
+    if (options.memo) {
+        s = options.memo->schedule(filter.body, context, device, options);
+    } else {
+        Stmt body = context.directives ? apply_hls_unroll(filter.body, filter.directives) : filter.body;
+        s = schedule_filter(body, context, device, options);
+    }
     ScheduledFilter out;
     out.estimate.name = filter.name;
     out.estimate.latency = s.latency;

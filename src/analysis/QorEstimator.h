@@ -10,6 +10,8 @@
 
 namespace flowhls {
 
+class ScheduleMemo;
+
 /// How the estimator assumes the HLS tool treats loops that carry no directives.
 struct QorOptions {
     /// Innermost loops are pipelined (what Vitis HLS does by default), with this target II.
@@ -22,6 +24,9 @@ struct QorOptions {
     /// another). The estimate does not depend on it: every filter's schedule reads only the
     /// graph, and the results are composed in the graph's filter order.
     int threads = 1;
+    /// Filter schedules shared by the estimates of one design-space exploration (owned by it;
+    /// analysis/ScheduleMemo.h); null: every filter scheduled. The estimate does not depend on it.
+    ScheduleMemo *memo = nullptr;
 };
 
 /// Estimate of one loop (for a flattened nest: the nest, named by its outermost loop).

@@ -452,6 +452,7 @@ DesignEstimate estimate_program(const HalideProgram &program, const CompileOptio
         pack_dsp(compile_extracted(std::move(extracted), program, options, device), options, device), options);
     QorOptions qor;
     qor.threads = options.estimate_threads;
+    qor.memo = options.schedule_memo;
     return estimate_design(graph, device, qor);
 }
 

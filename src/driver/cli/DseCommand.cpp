@@ -2,6 +2,7 @@
 #include "driver/cli/DseCommand.h"
 #include "driver/CalibrationRanges.h"
 #include "driver/CompileGraph.h"
+#include "analysis/ScheduleMemo.h"
 #include "driver/LoweringMemo.h"
 #include "driver/cli/Command.h"
 #include "dse/Budget.h"
@@ -135,6 +136,9 @@ DseOutcome explore_program(const HalideProgram &program, const CompileOptions &o
     // The points share most of their stream structure: balance-streams simulates each once.
     BalanceMemo balance_memo;
     quiet.balance_memo = &balance_memo;
+    // A point usually changes one or a few filters: the others' schedules are computed once.
+    ScheduleMemo schedule_memo;
+    quiet.schedule_memo = &schedule_memo;
     // Points with the same loop transformations (most differ only in directives) lower once.
     LoweringMemo lowering_memo;
     {

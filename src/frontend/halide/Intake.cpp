@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace flowhls {
@@ -62,6 +63,32 @@ private:
         return Expr();
     }
 
+    // The constants of the queries bound by the lets around the node visited, by name: a
+    // variable naming one is replaced by it, as substitute() into each let's body would
+    // (one walk instead of one per query), a binder of the same name hiding it (as
+    // substitute's does).
+    std::map<std::string, Expr> constants;
+
+    Expr visit(const Variable *op) override {
+        auto it = constants.find(op->name);
+        return it == constants.end() ? Expr(op) : it->second;
+    }
+
+    // Mutates `body` with `name` bound to `value` (undefined: hidden) for its duration.
+    template<typename Node> Node with_binding(const std::string &name, const Expr &value, const Node &body) {
+        auto it = constants.find(name);
+        std::optional<Expr> outer;
+        if (it != constants.end()) {
+            outer = it->second;
+            constants.erase(it);
+        }
+        if (value.defined()) constants[name] = value;
+        Node result = mutate(body);
+        constants.erase(name);
+        if (outer) constants[name] = *outer;
+        return result;
+    }
+
     Stmt visit(const LetStmt *op) override {
         const Call *call = op->value.as<Call>();
         if (call && call->name == "_halide_buffer_get_host") {
@@ -69,8 +96,25 @@ private:
             return mutate(op->body);
         }
         Expr c = constant_query(call);
-        if (c.defined()) return mutate(substitute(op->name, c, op->body));
-        return IRMutator::visit(op);
+        if (c.defined()) return with_binding(op->name, c, op->body);
+        Expr value = mutate(op->value);
+        Stmt body = with_binding(op->name, Expr(), op->body);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        Expr body = with_binding(op->name, Expr(), op->body);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return Let::make(op->name, value, body);
+    }
+
+    Stmt visit(const For *op) override {
+        Expr min = mutate(op->min), extent = mutate(op->extent);
+        Stmt body = with_binding(op->name, Expr(), op->body);
+        if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return op;
+        return For::make(op->name, min, extent, op->for_type, op->device_api, body);
     }
 };
 
