@@ -659,20 +659,9 @@ std::string viewed_input(const HalideProgram &program, const Function &g, std::s
     reader.clear();
     std::string p = input_viewed_by(program, g);
     if (!p.empty() || !g.updates().empty()) return p;
-    class Calls : public Halide::Internal::IRVisitor {
-    public:
-        std::vector<Function> called;
-
-    private:
-        using IRVisitor::visit;
-        void visit(const Halide::Internal::Call *op) override {
-            if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) called.emplace_back(op->func);
-            IRVisitor::visit(op);
-        }
-    } calls;
-    for (const Halide::Expr &v : g.definition().values()) v.accept(&calls);
-    if (calls.called.size() != 1) return "";
-    p = input_viewed_by(program, calls.called[0]);
+    std::vector<Function> called = called_functions(g);  // g's one pure definition: its call sites
+    if (called.size() != 1) return "";
+    p = input_viewed_by(program, called[0]);
     if (!p.empty()) reader = halide_base_name(g.name());
     return p;
 }

@@ -148,20 +148,8 @@ private:
     // importer's `VALUE_in` or the ImageParam's `NAME_im`, input_viewed_by): the input named as
     // the parameter, as its C identifier, or by ONNX name (weights are `w_NAME`).
     Halide::Func input_func(const LoopTransform &t, const Halide::Func &reader) const {
-        class Calls : public Halide::Internal::IRVisitor {
-        public:
-            std::vector<Function> called;
-
-        private:
-            using IRVisitor::visit;
-            void visit(const Halide::Internal::Call *op) override {
-                if (op->call_type == Halide::Internal::Call::Halide && op->func.defined()) called.emplace_back(op->func);
-                IRVisitor::visit(op);
-            }
-        } calls;
-        reader.function().accept(&calls);
         std::vector<std::string> read;
-        for (const Function &g : calls.called) {
+        for (const Function &g : called_functions(reader.function())) {
             std::string p = input_viewed_by(program_, g);
             if (p.empty() || std::find(read.begin(), read.end(), p) != read.end()) continue;
             read.push_back(p);

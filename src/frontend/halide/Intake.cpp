@@ -315,6 +315,22 @@ std::string input_viewed_by(const HalideProgram &program, const Function &f) {
     return "";
 }
 
+std::vector<Function> called_functions(const Function &f) {
+    class Calls : public IRVisitor {
+    public:
+        std::vector<Function> called;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halide && op->func.defined()) called.emplace_back(op->func);
+            IRVisitor::visit(op);
+        }
+    } calls;
+    f.accept(&calls);
+    return calls.called;
+}
+
 Halide::Target hls_lowering_target() {
     Halide::Target t(Halide::Target::Linux, Halide::Target::X86, 64);
     return t.with_feature(Halide::Target::NoAsserts)

@@ -45,6 +45,10 @@ std::map<std::string, Halide::Internal::Function> functions_by_base_name(const H
 /// ImageParam's `NAME_im`, the ONNX importer's `VALUE_in`), by parameter name; "" otherwise.
 std::string input_viewed_by(const HalideProgram &program, const Halide::Internal::Function &f);
 
+/// The Funcs `f` calls (Halide calls in any of its definitions), once per call site, in the
+/// order Halide's Function::accept visits them.
+std::vector<Halide::Internal::Function> called_functions(const Halide::Internal::Function &f);
+
 /// Rejects what HLS cannot express for `target` (extern stages, vectorize/parallel/GPU
 /// schedules, missing or non-positive shapes, unsupported types), naming the Func and the
 /// feature. Throws flowhls::Error.
