@@ -197,6 +197,8 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
             if (legal) {
                 outside.transforms.push_back(compute_at_of(acc_key, n.key, args[a + 1]));
                 trip = trip_of(loops, filter, 0, pv);
+                int64_t rows = trip_of(loops, filter, 0, args[a + 1]);
+                if (a + 2 < args.size() && rows > 1 && trip * rows <= kMaxBlockWords) outside.block_at = args[a + 2];
             }
         }
         LoopTransform order;
@@ -955,12 +957,24 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
     }
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
+        std::vector<LoopTransform> after_jam;
         for (LoopTransform t : o.transforms) {
             t.origin = "dse: " + space.nodes[i].key;
+            // A helper computed per block of rows (OrderOption::block_at); at a jam, at the block
+            // loop the jam's split makes (so after it).
+            if (t.kind == LoopTransform::Kind::ComputeAt && !o.block_at.empty()) {
+                bool jam = choices[i].jam > 0 && !o.jam_helper_key.empty();
+                t.at_loop = jam ? o.jam_outer : o.block_at;
+                if (jam) {
+                    after_jam.push_back(t);
+                    continue;
+                }
+            }
             s.add(t);
         }
         int64_t factor = o.factors.at(choices[i].unroll);
         add_jam_schedule(s, o, choices[i].jam, factor);
+        for (const LoopTransform &t : after_jam) s.add(t);
         for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
             Directive d;
             d.kind = Directive::Kind::Pipeline;

@@ -75,6 +75,15 @@ struct OrderOption {
     /// accumulation reads its weights through their centering Func `..._op_w`, `w - zero
     /// point`, which the helper inlines: the copy then replaces that Func's reads).
     std::vector<std::string> jam_copy_readers;
+    /// With a helper computed per row (the filter's loop `row` enclosing the pipelined pure
+    /// loop p): the filter's loop enclosing `row` (empty: none), where the helper is computed
+    /// instead when the jam is 1 (at a jam, its block loop `jam_outer`). The helper then covers
+    /// whole blocks of rows, so its reduction nest (`row` outside the reductions, p inside) is
+    /// perfect and flattened into one pipeline per block, and its initialization and copy-out
+    /// loops too: the pipelines fill once per block instead of once per row (LeNet-5's conv1 at
+    /// `u14/j2/ii3`: 15,463 -> 13,681 cycles, estimates). Its reads and writes keep their order.
+    /// Offered when a block row's words (p's trip x row's trip) are at most kMaxBlockWords.
+    std::string block_at;
     /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
     /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
     /// convolution or pool reading it takes it from a FIFO through a ring of rows
@@ -161,6 +170,8 @@ int hwc_order(const NodeKnobs &n);
 /// The largest HLS unroll (and jam) factor the space offers for one loop (infer-partitions'
 /// bank limit for consecutive elements).
 constexpr int64_t kMaxUnroll = 64;
+/// The largest helper block per jammed channel (words) OrderOption::block_at offers.
+constexpr int64_t kMaxBlockWords = 1024;
 
 /// The most copies of a filter's pipelined body (unroll x jam) a point may ask for (issue 14:
 /// 2,560 and 9,024 DSPs need several hundred MACs a cycle). infer-partitions banks the rows

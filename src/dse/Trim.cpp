@@ -38,7 +38,7 @@ bool reshape(const NodeKnobs &n, const Choice &c, const TrimNode &at, double lim
             // A reduction jam's pipelined loop is r1 only when jammed (OrderOption::reduction_jam).
             if (o.reduction_jam && j == 0) continue;
             int64_t p = o.factors[u] * (o.jams.empty() ? 1 : o.jams[j]);
-            if (p < par || p > kMaxUnroll) continue;
+            if (p < par || p > kMaxReshapeUnroll) continue;
             // The largest II with latency x (par / p) x (k / ii) <= limit.
             double k_max = limit * static_cast<double>(p * ii) / static_cast<double>(at.latency * par);
             int64_t k = std::min<int64_t>(kMaxII, static_cast<int64_t>(k_max));

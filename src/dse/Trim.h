@@ -40,7 +40,7 @@ using KnownLatency = std::function<int64_t(size_t node, const Choice &c)>;
 /// saving under 2 DSPs. Predictions: a lower parallelism `p' < p` multiplies the latency by
 /// p / p' (or takes `known` when an evaluated point had the node at that choice) and saves the
 /// filter's DSPs in proportion; a reshape takes, among the node's unroll x jam combinations of
-/// parallelism p' >= p (at most kMaxUnroll), with the largest II k' (2..kMaxII) keeping
+/// parallelism p' >= p (at most kMaxReshapeUnroll), with the largest II k' (2..kMaxII) keeping
 /// latency x (p / p') x (k' / k) within `limit`, the one needing the fewest operator units
 /// ceil(copies x p' / (p x k')) (ties: the smaller p', then the earlier combination), when
 /// that is fewer than ceil(copies / k); it predicts the DSPs in proportion to the units. A
@@ -50,5 +50,10 @@ bool trim_step(const DesignSpace &space, const PointChoices &from, size_t node, 
 
 /// The largest II a reshape gives.
 constexpr int kMaxII = 64;
+
+/// The largest parallelism a reshape gives: the fill's (twice kMaxUnroll, infer-partitions'
+/// row banks), as its II shares the copies' operators (LeNet-5's conv2 at `u8/j16/ii5`: 26
+/// units where `u2/j16` needs 32 at the same interval).
+constexpr int64_t kMaxReshapeUnroll = 2 * kMaxUnroll;
 
 }  // namespace flowhls::dse
