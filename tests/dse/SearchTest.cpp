@@ -411,7 +411,8 @@ TEST(SpaceJam, TwoMmJamFollowsTheOrder) {
 // (coo, coi) with coi innermost, so the helper, computed at the filter's oy, covers one block
 // of channels; in the helper co is moved inside the reduction loops and both are unrolled
 // completely (its initialization gets the same order). The Gemms have no pure loop outside
-// their compute_at loop (i): no jam.
+// their compute_at loop (i): no jam. The helper is then computed per block (at coo, not oy:
+// OrderOption::block_at), its row loop inside, so its pipelines fill once per block.
 TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
     HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
     DesignSpace s = space_of(p);
@@ -429,6 +430,9 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
     EXPECT_EQ(o.jam_helper_stage, 1);
     EXPECT_EQ(o.jam_helper_order, (std::vector<std::string>{"co", "ox", "kx", "ky", "ci", "oy", "n"}));
     EXPECT_EQ(o.jam_helper_init_order, (std::vector<std::string>{"co", "ox", "oy", "n"}));  // its init too
+    // Per block of rows: a block row of conv1 (28 x 28 words) is within kMaxBlockWords, so the
+    // helper is computed at co (at a jam, at coo: below) and covers the block's rows.
+    EXPECT_EQ(o.block_at, "co");
     const NodeKnobs *conv2 = node(s, "conv2");
     ASSERT_NE(conv2, nullptr);
     EXPECT_EQ(conv2->orders[1].jams, (std::vector<int64_t>{1, 2, 4, 8, 16}));
@@ -453,7 +457,7 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
               "    ]\n"
               "  },\n"
               "  \"/conv1/Conv#acc\": {\n"
-              "    \"compute_at\": {\"func\":\"/conv1/Conv\",\"loop\":\"oy\"},\n"
+              "    \"compute_at\": {\"func\":\"/conv1/Conv\",\"loop\":\"coo\"},\n"
               "    \"schedule\": [\n"
               "      {\"reorder\":[\"ox\",\"kx\",\"ky\",\"ci\"],\"stage\":1},\n"
               "      {\"reorder\":[\"co\",\"ox\",\"kx\",\"ky\",\"ci\",\"oy\",\"n\"],\"stage\":1},\n"
@@ -484,6 +488,15 @@ TEST(SpaceJam, LenetConvsOfferTheOutputChannelJam) {
     int64_t without = conv1_latency(estimate_program(unjammed, options));
     EXPECT_GT(with, 0);
     EXPECT_LT(with * 5, without * 2) << with << " vs " << without;  // measured 139,453 -> 46,597
+    // Per row instead (block_at cleared: the helper at oy), the pipelines fill once per row.
+    DesignSpace rows = s;
+    rows.nodes[n].orders[1].block_at.clear();
+    c[n].jam = 2;
+    HalideProgram per_row = p;
+    per_row.directives.append(point_schedule(rows, c));
+    EXPECT_NE(write_schedule_json(point_schedule(rows, c)).find("\"loop\":\"oy\""), std::string::npos);
+    int64_t row_latency = conv1_latency(estimate_program(per_row, options));
+    EXPECT_LT(with, row_latency) << with << " vs " << row_latency;
 }
 
 // With its weights in external memory (place-weights Axi), a conv's output-channel jam copies
