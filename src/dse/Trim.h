@@ -54,6 +54,6 @@ constexpr int kMaxII = 64;
 /// The largest parallelism a reshape gives: the fill's (twice kMaxUnroll, infer-partitions'
 /// row banks), as its II shares the copies' operators (LeNet-5's conv2 at `u8/j16/ii5`: 26
 /// units where `u2/j16` needs 32 at the same interval).
-constexpr int64_t kMaxReshapeUnroll = 2 * kMaxUnroll;
+constexpr int64_t kMaxReshapeUnroll = 4 * kMaxUnroll;
 
 }  // namespace flowhls::dse

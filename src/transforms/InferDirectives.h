@@ -11,9 +11,11 @@ namespace flowhls {
 /// the user unrolled it completely, the nearest enclosing loop that is not completely unrolled
 /// gets the inferred pipeline instead if it has no directive, or if its only directive is a
 /// partial unroll (an unroll-and-jam: the unrolled body with the jammed copies is the
-/// pipeline stage; LoopDirective::pipeline_inferred). A loop with a user pipeline is
-/// left alone, and so is an innermost loop inside a pipelined loop (the HLS tool unrolls
-/// it). Changes no filter body.
+/// pipeline stage; LoopDirective::pipeline_inferred). A user pipeline on a loop also unrolled
+/// completely (no loop left to pipeline) moves, with its II, to the nearest enclosing loop that
+/// is not completely unrolled, when that loop has no pipeline. Any other loop with a user
+/// pipeline is left alone, and so is an innermost loop inside a pipelined loop (the HLS tool
+/// unrolls it). Changes no filter body.
 PassResult infer_directives(FilterGraph &graph);
 
 }  // namespace flowhls
