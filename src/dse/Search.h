@@ -103,7 +103,9 @@ struct SearchResult {
 /// pipelined loop's II raised (Choice::ii) -- among those whose filter's predicted latency stays
 /// within the choice's interval limit (the parallelism of a filter far below the interval
 /// gains nothing), is evaluated and kept when the point fits, its interval stays within that
-/// limit and its DSPs drop. Marks the frontier and the chosen point. Pure apart from `evaluate`.
+/// limit and its DSPs drop (first every node's step at once; when that point runs over the
+/// limit, the steps whose filter stayed within it, at once, the others rejected). Marks the
+/// frontier and the chosen point. Pure apart from `evaluate`.
 SearchResult explore(const DesignSpace &space, const Evaluator &evaluate, const SearchOptions &options);
 
 /// Contract: every evaluated point as CSV, one row per point in evaluation order (header

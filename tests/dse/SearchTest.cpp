@@ -1344,6 +1344,36 @@ TEST(Search, TrimLowersDspsAtEqualInterval) {
     for (const EvaluatedPoint &p : none.points) EXPECT_EQ(p.origin.rfind("trim of ", 0), std::string::npos);
 }
 
+// When every node's step at once runs over the interval (here f2's II past 32 makes it 20,000
+// cycles, not the 6,400 predicted), the trim retries the steps whose filter stayed within the
+// interval at once (f1's lower unroll) and rejects the others: with the two points reserved,
+// the chosen point is that retry. Without the retry the second point would be one node's step.
+TEST(Search, TrimRetriesTheStepsThatHeldWhenAllAtOnceFails) {
+    DesignSpace s = trim_toy_space();
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e = trim_toy_model(schedule);
+        for (const Directive &d : schedule.directives()) {
+            if (d.target != "f2" || d.kind != Directive::Kind::Pipeline || d.value <= 32) continue;
+            e.filters[2].latency = 20000;
+            e.interval = std::max(e.interval, e.filters[2].latency);
+            e.latency = e.interval;
+        }
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 8;  // 2 reserved for the trim
+    SearchResult r = explore(s, model, o);
+    ASSERT_GE(r.chosen, 0);
+    ASSERT_EQ(r.points.size(), 8u) << pareto_csv(s, r);
+    const EvaluatedPoint &all = r.points[6], &retry = r.points[7];
+    EXPECT_EQ(all.interval, 20000) << pareto_csv(s, r);  // every step at once: f2 over
+    EXPECT_EQ(retry.origin.rfind("trim of ", 0), 0u) << pareto_csv(s, r);
+    EXPECT_EQ(retry.interval, 8000) << pareto_csv(s, r);
+    EXPECT_EQ(retry.choices[2].ii, 0) << pareto_csv(s, r);  // f2's step left out
+    EXPECT_EQ(retry.choices[1], all.choices[1]) << pareto_csv(s, r);  // f1's step kept
+    EXPECT_EQ(r.chosen, 7) << pareto_csv(s, r);
+}
+
 // The trim of the fastest point over the budget: with 60 DSPs no point of the search fits (f2
 // alone takes 60 at II 1), but the fastest one it reaches (f0 u4, f1 u2: 16,000 cycles, 90
 // DSP) trims f2 to II 64 (5 DSP, 6,400 cycles) and fits: it is chosen. Without the trim's
