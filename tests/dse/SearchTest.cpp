@@ -540,6 +540,56 @@ TEST(SpaceHwc, LenetHwcJamCopiesOffChipWeightsPerBlockAndRow) {
     EXPECT_GT(estimate_program(jammed, options).interval, 0);  // the copy at coo applies
 }
 
+// "Helper per map" (Choice::map): the hwc jam that copies off-chip weights per block offers
+// computing its helper at n with the block loop outside the rows, so each block's weights are
+// copied once per map; the estimate's copies (and the filter's latency) drop.
+TEST(SpaceHwc, LenetHwcJamHelperPerMapCopiesWeightsOncePerMap) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = axi_weight_space(p);
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    const OrderOption &o = conv2->orders[hwc_order(*conv2)];
+    EXPECT_EQ(o.map_at, "n");
+    EXPECT_EQ(o.map_row, "oy");
+    for (const NodeKnobs &n : s.nodes) {
+        for (const OrderOption &k : n.orders) EXPECT_EQ(k.map_at.empty(), k.jam_copy_inputs.empty() || !k.hwc) << n.key;
+    }
+    PointChoices c(s.nodes.size());
+    for (size_t i = 0; i < s.nodes.size(); i++) c[i].order = std::max(0, hwc_order(s.nodes[i]));
+    const size_t n2 = static_cast<size_t>(conv2 - s.nodes.data());
+    c[n2].jam = 2;  // 4 channels
+    PointChoices m = c;
+    m[n2].map = true;
+    EXPECT_NE(point_text(s, m).find("conv2:hwc/u1/j4/map"), std::string::npos) << point_text(s, m);
+    EXPECT_EQ(point_text(s, c).find("/map"), std::string::npos) << point_text(s, c);
+    std::string json = write_schedule_json(point_schedule(s, m));
+    EXPECT_NE(json.find("\"compute_at\": {\"func\":\"/conv2/Conv\",\"loop\":\"n\"}"), std::string::npos) << json;
+    EXPECT_NE(json.find("{\"reorder\":[\"coi\",\"ox\",\"kx\",\"ky\",\"ci\",\"oy\",\"coo\",\"n\"],\"stage\":1}"),
+              std::string::npos) << json;
+    EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, m));
+    // Without a jam the knob changes nothing.
+    PointChoices nojam = m;
+    nojam[n2].jam = 0;
+    PointChoices plain = c;
+    plain[n2].jam = 0;
+    EXPECT_EQ(point_schedule(s, nojam), point_schedule(s, plain));
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    options.weights = WeightPlacement::Axi;
+    auto conv2_latency = [&](const PointChoices &at) {
+        HalideProgram q = p;
+        q.directives.append(point_schedule(s, at));
+        for (const FilterEstimate &f : estimate_program(q, options).filters) {
+            if (f.name == "conv2") return f.latency;
+        }
+        return int64_t{0};
+    };
+    const int64_t per_row = conv2_latency(c), per_map = conv2_latency(m);
+    EXPECT_GT(per_map, 0);
+    EXPECT_LT(per_map, per_row);
+}
+
 // The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all
 // take it (no unroll, no jam) is exactly models/reduction_schedule.py's schedule with --hwc
 // and one tile per row (`--distance 100000 --min-tile 100000`), its Gemm entries left out
