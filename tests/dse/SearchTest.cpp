@@ -1185,6 +1185,89 @@ TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
     }
 }
 
+// The step "map of N" (Search.cpp per_map): from the chosen point, the jammed nodes that
+// offer the helper per map (OrderOption::map_at) and bind take it in one point, chosen when it
+// fits and is faster; no such point when another filter binds, none chosen when the whole
+// maps it buffers exceed the block RAM budget.
+TEST(Search, PerMapStepTakesTheHelperPerMapWhereItBindsAndFits) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "hwc";
+        o.hwc = true;
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1};
+        if (i == 0) {
+            o.jam_key = "f0#acc";
+            o.jam_loop = "co";
+            o.jam_outer = "coo";
+            o.jam_inner = "coi";
+            o.jam_order = {"coi", "x", "coo", "y", "n"};
+            o.jams = {1, 2, 4};
+            o.jam_copy_inputs = {"w"};
+            o.map_at = "n";
+            o.map_row = "y";
+            LoopTransform at;
+            at.kind = LoopTransform::Kind::ComputeAt;
+            at.func = o.jam_key;
+            at.at_func = n.key;
+            at.at_loop = "y";
+            o.transforms = {at};
+        }
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    auto run = [&](int64_t other, int64_t bram) {
+        Evaluator model = [other](const HlsSchedule &schedule) {
+            int64_t jam = 1;
+            bool map = false;
+            for (const LoopTransform &t : schedule.transforms()) {
+                if (t.kind == LoopTransform::Kind::Split && t.func == "f0#acc") jam = t.factor;
+                if (t.kind == LoopTransform::Kind::ComputeAt && t.func == "f0#acc") map = t.at_loop == "n";
+                if (t.kind == LoopTransform::Kind::Reorder && t.func == "f0#acc" && map) {
+                    EXPECT_EQ(t.loops, (std::vector<std::string>{"coi", "x", "y", "coo", "n"}));
+                }
+            }
+            DesignEstimate e;
+            FilterEstimate f0, f1;
+            f0.name = "f0";
+            f0.latency = (map ? 40000 : 60000) / jam;
+            f1.name = "f1";
+            f1.latency = other;
+            e.filters = {f0, f1};
+            e.interval = std::max(f0.latency, f1.latency);
+            e.latency = e.interval;
+            e.total.dsp = 5 * jam;
+            e.total.bram18k = map ? 1500 : 100;
+            return e;
+        };
+        SearchOptions o = toy_options(1, 2000);
+        o.max_points = 20;
+        o.budget.bram18k = bram;
+        return explore(s, model, o);
+    };
+    auto has_map_point = [](const SearchResult &r) {
+        return std::any_of(r.points.begin(), r.points.end(),
+                           [](const EvaluatedPoint &p) { return p.origin.rfind("map of ", 0) == 0; });
+    };
+    SearchResult r = run(12000, 2000);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_TRUE(has_map_point(r)) << pareto_csv(s, r);
+    EXPECT_TRUE(r.points[r.chosen].choices[0].map) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].interval, 12000) << pareto_csv(s, r);
+    EXPECT_NE(pareto_csv(s, r).find("f0:hwc/u1/j4/map"), std::string::npos) << pareto_csv(s, r);
+    r = run(12000, 1000);  // the maps do not fit
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_TRUE(has_map_point(r)) << pareto_csv(s, r);
+    EXPECT_FALSE(r.points[r.chosen].choices[0].map) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].interval, 15000) << pareto_csv(s, r);
+    r = run(20000, 2000);  // f1 binds: per map would gain nothing
+    EXPECT_FALSE(has_map_point(r)) << pareto_csv(s, r);
+}
+
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
 // over its unroll factor (x4 in the default order: the recurrence), 5 DSP per unit of unroll.
 DesignSpace toy_space() {
