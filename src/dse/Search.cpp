@@ -72,6 +72,7 @@ public:
         hwc_series();
         neighbourhood();
         limit_ = options_.max_points;
+        per_map();
         fill(trim_reserve(options_) / 2);
         trim_over_budget();
         trim();
@@ -98,7 +99,7 @@ private:
         std::string k;
         for (const Choice &x : c) {
             k += std::to_string(x.order) + "." + std::to_string(x.unroll) + "." + std::to_string(x.jam) + "." +
-                 std::to_string(x.ii) + ",";
+                 std::to_string(x.ii) + (x.map ? "m" : "") + ",";
         }
         return k;
     }
@@ -652,7 +653,7 @@ private:
         std::vector<Choice> out;
         for (size_t u = 0; u < o.factors.size(); u++) {
             for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
-                Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0};
+                Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0, c.map && j > 0};
                 int64_t p = total_unroll(n, t);
                 if (p > lo && p <= std::min(hi, fill_copies())) out.push_back(t);
             }
@@ -723,6 +724,33 @@ private:
             }
         }
         return out;
+    }
+
+    // The helper per map ("map of N", Choice::map) from the chosen point, one evaluation: the
+    // jammed nodes offering it whose filters are slower than every other filter (their weight
+    // copies per block and row bind: ResNet-18 224x224 layer4) all take it at once. The point
+    // is then a candidate of the choice like any other: it fits or not (the whole input maps
+    // the helpers then read are ping-pong buffers instead of rings of rows).
+    void per_map() {
+        const int from = choice();
+        if (from < 0 || full() || !latency_.count(static_cast<size_t>(from))) return;
+        PointChoices next = result_.points[from].choices;
+        std::set<std::string> offered;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            const OrderOption &o = space_.nodes[i].orders[next[i].order];
+            if (next[i].jam > 0 && !o.map_at.empty() && !next[i].map) offered.insert(space_.nodes[i].filter);
+        }
+        int64_t others = 0;
+        for (const auto &f : latency_.at(static_cast<size_t>(from))) {
+            if (!offered.count(f.first)) others = std::max(others, f.second);
+        }
+        bool some = false;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            if (!offered.count(space_.nodes[i].filter) || latency(from, space_.nodes[i].filter) <= others) continue;
+            next[i].map = true;
+            some = true;
+        }
+        if (some) add(next, "map of " + std::to_string(from));
     }
 
     // The fill ("fill of N"), from the chosen point, with at most `points` evaluations: the DSPs

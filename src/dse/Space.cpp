@@ -618,6 +618,11 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
             for (const Dim &d : dims) reductions += d.is_rvar() ? 1 : 0;
             o.jam_order.erase(o.jam_order.begin() + 2);
             o.jam_order.insert(o.jam_order.begin() + 2 + static_cast<std::ptrdiff_t>(reductions), o.jam_outer);
+            // Helper per map (Choice::map): computed at n, its block loop outside the row.
+            if (std::find(o.jam_order.begin(), o.jam_order.end(), h[1]) != o.jam_order.end()) {
+                o.map_at = args[3];
+                o.map_row = h[1];
+            }
         }
     }
     n.orders.push_back(o);
@@ -882,9 +887,15 @@ void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t 
 
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
-void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor) {
+// `map`: the helper per map (Choice::map), its block loop moved outside OrderOption::map_row.
+void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor, bool map) {
     if (jam == 0) return;
     std::vector<std::string> order_loops = o.jam_order;
+    if (map) {
+        order_loops.erase(std::remove(order_loops.begin(), order_loops.end(), o.jam_outer), order_loops.end());
+        auto row = std::find(order_loops.begin(), order_loops.end(), o.map_row);
+        order_loops.insert(row == order_loops.end() ? row : row + 1, o.jam_outer);
+    }
     if (split_unroll(o, jam, factor)) {
         LoopTransform unroll_split = jam_stage_split(o, o.unroll_loop, o.unroll_outer, o.unroll_inner, factor);
         s.add(unroll_split);
@@ -957,12 +968,15 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
     }
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
+        const bool map = choices[i].map && choices[i].jam > 0 && !o.map_at.empty();
         std::vector<LoopTransform> after_jam;
         for (LoopTransform t : o.transforms) {
             t.origin = "dse: " + space.nodes[i].key;
-            // A helper computed per block of rows (OrderOption::block_at); at a jam, at the block
-            // loop the jam's split makes (so after it).
-            if (t.kind == LoopTransform::Kind::ComputeAt && !o.block_at.empty()) {
+            if (map && t.kind == LoopTransform::Kind::ComputeAt && t.func == o.jam_key) {
+                t.at_loop = o.map_at;  // helper per map (Choice::map)
+            } else if (!map && t.kind == LoopTransform::Kind::ComputeAt && !o.block_at.empty()) {
+                // A helper computed per block of rows (OrderOption::block_at); at a jam, at the
+                // block loop the jam's split makes (so after it).
                 bool jam = choices[i].jam > 0 && !o.jam_helper_key.empty();
                 t.at_loop = jam ? o.jam_outer : o.block_at;
                 if (jam) {
@@ -973,7 +987,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             s.add(t);
         }
         int64_t factor = o.factors.at(choices[i].unroll);
-        add_jam_schedule(s, o, choices[i].jam, factor);
+        add_jam_schedule(s, o, choices[i].jam, factor, map);
         for (const LoopTransform &t : after_jam) s.add(t);
         for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
             Directive d;
@@ -1000,6 +1014,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
         t += (t.empty() ? "" : " ") + space.nodes[i].filter + ":" + (o.hwc ? "hwc" : choices[i].order ? "outside" : "default") +
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
+        if (choices[i].map && choices[i].jam > 0 && !o.map_at.empty()) t += "/map";
         if (choices[i].ii > 1) t += "/ii" + std::to_string(choices[i].ii);
     }
     return t.empty() ? "naive" : t;

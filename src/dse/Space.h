@@ -84,6 +84,14 @@ struct OrderOption {
     /// `u14/j2/ii3`: 15,463 -> 13,681 cycles, estimates). Its reads and writes keep their order.
     /// Offered when a block row's words (p's trip x row's trip) are at most kMaxBlockWords.
     std::string block_at;
+    /// "Helper per map" (Choice::map), offered by an "hwc" order with `jam_copy_inputs`: the
+    /// filter's loop the helper is then computed at (`map_at`, the outermost, n) instead of the
+    /// row, and the helper's row loop (`map_row`) that jam_order's block loop moves outside, so
+    /// that each block's weights are copied once per map instead of once per block and row
+    /// (ResNet-18 224x224 layer4: 7 copies of 18,432 cycles per block down to 1). The price:
+    /// the helper reads the whole input map, which becomes a ping-pong buffer instead of a ring
+    /// of rows (block RAM). Empty when not offered.
+    std::string map_at, map_row;
     /// The streaming (HWC) layout: this order writes the filter's 4-D output rows outermost,
     /// columns next, channels innermost, as `models/reduction_schedule.py --hwc` does, so that a
     /// convolution or pool reading it takes it from a FIFO through a ring of rows
@@ -154,8 +162,10 @@ struct DesignSpace {
 struct Choice {
     int order = 0, unroll = 0, jam = 0;
     int ii = 0;
+    /// The helper computed per map (OrderOption::map_at; only with a jam, where offered).
+    bool map = false;
     bool operator==(const Choice &o) const {
-        return order == o.order && unroll == o.unroll && jam == o.jam && ii == o.ii;
+        return order == o.order && unroll == o.unroll && jam == o.jam && ii == o.ii && map == o.map;
     }
 };
 using PointChoices = std::vector<Choice>;
@@ -226,7 +236,8 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 /// outside", which moves the block loop of c outside y; when the helper's update reads inputs
 /// in external memory indexed by c that no other stage reads (jam_copy_inputs), the block loop
 /// goes outside the reductions instead ([ci, x, reductions..., co, rest...]) and each of those
-/// inputs is copied per block and row (`in` at the helper's block loop). A filter whose only
+/// inputs is copied per block and row (`in` at the helper's block loop), or per block and map
+/// at a point that sets Choice::map (OrderOption::map_at). A filter whose only
 /// order is the default one of an update without a pure loop, a program output whose
 /// left-hand side indexes by both of the update's innermost reduction loops, gets the
 /// reduction jam (OrderOption::reduction_jam) instead of the unroll of its innermost loop.
@@ -246,7 +257,8 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// all-zero point is the empty schedule (the default design). A jam factor J > 1 adds, after
 /// the order's transforms, the split of the jam loop by J, the reorder `jam_order` and the
 /// complete HLS unroll of the inner loop (an output-channel jam: also the helper's reorders and
-/// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`). With
+/// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`; with Choice::map the
+/// helper's compute_at moves to `map_at` and `jam_outer` goes outside `map_row`). With
 /// DesignSpace::inline_nodes, every node's filter gets an `inline` directive (not at the
 /// all-zero point). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);

@@ -331,6 +331,37 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
 }
 
+// The same point with the helper per map (dse Choice::map): computed at n, the block loop
+// outside the rows, so each block's weights are copied once per map (LeNet-5's conv2: 10 rows,
+// 4 blocks); its input is then a whole map. C-sim passes and conv2's estimate drops.
+TEST(DseFlow, LenetHwcJamHelperPerMapPassesCsim) {
+    std::string per_map = kLenetHwcJamCopy;
+    for (auto [from, to] : {std::pair<std::string, std::string>{R"("/conv2/Conv", "loop": "oy")", R"("/conv2/Conv", "loop": "n")"},
+                            {R"(["coi", "ox", "kx", "ky", "ci", "coo", "oy", "n"])", R"(["coi", "ox", "kx", "ky", "ci", "oy", "coo", "n"])"}}) {
+        size_t at = per_map.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        per_map.replace(at, from.size(), to);
+    }
+    test::TempDir dir;
+    std::ofstream(dir / "row.json") << kLenetHwcJamCopy;
+    std::ofstream(dir / "map.json") << per_map;
+    const std::string common = "compile " + kLenet + " --device xcvu9p --clock 200 --weights axi ";
+    std::string out;
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "map.json") + " --csim -o " + (dir / "m"), &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "row.json") + " -o " + (dir / "r"), &out), 0) << out;
+    auto conv2_latency = [&](const std::string &d) {
+        const nlohmann::json r = report(d);
+        for (const auto &f : r["filters"]) {
+            if (f["name"] == "conv2") return f["latency"].get<int64_t>();
+        }
+        return int64_t{0};
+    };
+    const int64_t row = conv2_latency(dir / "r"), map = conv2_latency(dir / "m");
+    EXPECT_GT(map, 0);
+    EXPECT_LT(map, row) << map << " vs " << row;
+}
+
 // The same point with buffer-inputs on: conv2's weights, which conv2 only copies on chip block
 // by block (element-wise, the `in` copy), get no whole on-chip copy first (a load filter and a
 // ping-pong buffer: 1,152 BRAM18K for hida_resnet18_int8's blocks_6_conv1); conv2's bias, read

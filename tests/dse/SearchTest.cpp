@@ -553,6 +553,56 @@ TEST(SpaceHwc, LenetHwcJamCopiesOffChipWeightsPerBlockAndRow) {
     EXPECT_GT(estimate_program(jammed, options).interval, 0);  // the copy at coo applies
 }
 
+// "Helper per map" (Choice::map): the hwc jam that copies off-chip weights per block offers
+// computing its helper at n with the block loop outside the rows, so each block's weights are
+// copied once per map; the estimate's copies (and the filter's latency) drop.
+TEST(SpaceHwc, LenetHwcJamHelperPerMapCopiesWeightsOncePerMap) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = axi_weight_space(p);
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    const OrderOption &o = conv2->orders[hwc_order(*conv2)];
+    EXPECT_EQ(o.map_at, "n");
+    EXPECT_EQ(o.map_row, "oy");
+    for (const NodeKnobs &n : s.nodes) {
+        for (const OrderOption &k : n.orders) EXPECT_EQ(k.map_at.empty(), k.jam_copy_inputs.empty() || !k.hwc) << n.key;
+    }
+    PointChoices c(s.nodes.size());
+    for (size_t i = 0; i < s.nodes.size(); i++) c[i].order = std::max(0, hwc_order(s.nodes[i]));
+    const size_t n2 = static_cast<size_t>(conv2 - s.nodes.data());
+    c[n2].jam = 2;  // 4 channels
+    PointChoices m = c;
+    m[n2].map = true;
+    EXPECT_NE(point_text(s, m).find("conv2:hwc/u1/j4/map"), std::string::npos) << point_text(s, m);
+    EXPECT_EQ(point_text(s, c).find("/map"), std::string::npos) << point_text(s, c);
+    std::string json = write_schedule_json(point_schedule(s, m));
+    EXPECT_NE(json.find("\"compute_at\": {\"func\":\"/conv2/Conv\",\"loop\":\"n\"}"), std::string::npos) << json;
+    EXPECT_NE(json.find("{\"reorder\":[\"coi\",\"ox\",\"kx\",\"ky\",\"ci\",\"oy\",\"coo\",\"n\"],\"stage\":1}"),
+              std::string::npos) << json;
+    EXPECT_EQ(parse_directives_json(json, "point.json"), point_schedule(s, m));
+    // Without a jam the knob changes nothing.
+    PointChoices nojam = m;
+    nojam[n2].jam = 0;
+    PointChoices plain = c;
+    plain[n2].jam = 0;
+    EXPECT_EQ(point_schedule(s, nojam), point_schedule(s, plain));
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    options.weights = WeightPlacement::Axi;
+    auto conv2_latency = [&](const PointChoices &at) {
+        HalideProgram q = p;
+        q.directives.append(point_schedule(s, at));
+        for (const FilterEstimate &f : estimate_program(q, options).filters) {
+            if (f.name == "conv2") return f.latency;
+        }
+        return int64_t{0};
+    };
+    const int64_t per_row = conv2_latency(c), per_map = conv2_latency(m);
+    EXPECT_GT(per_map, 0);
+    EXPECT_LT(per_map, per_row);
+}
+
 // The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all
 // take it (no unroll, no jam) is exactly models/reduction_schedule.py's schedule with --hwc
 // and one tile per row (`--distance 100000 --min-tile 100000`), its Gemm entries left out
@@ -1146,6 +1196,89 @@ TEST(Search, HwcSeriesRunsWhenTheBudgetBinds) {
     for (const EvaluatedPoint &p : r.points) {
         EXPECT_EQ(p.choices[0].order + p.choices[1].order, 0) << pareto_csv(s, r);
     }
+}
+
+// The step "map of N" (Search.cpp per_map): from the chosen point, the jammed nodes that
+// offer the helper per map (OrderOption::map_at) and bind take it in one point, chosen when it
+// fits and is faster; no such point when another filter binds, none chosen when the whole
+// maps it buffers exceed the block RAM budget.
+TEST(Search, PerMapStepTakesTheHelperPerMapWhereItBindsAndFits) {
+    DesignSpace s;
+    for (int i = 0; i < 2; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        OrderOption o;
+        o.name = "hwc";
+        o.hwc = true;
+        o.unroll_loop = "x";
+        o.unroll_keys = {n.key};
+        o.factors = {1};
+        if (i == 0) {
+            o.jam_key = "f0#acc";
+            o.jam_loop = "co";
+            o.jam_outer = "coo";
+            o.jam_inner = "coi";
+            o.jam_order = {"coi", "x", "coo", "y", "n"};
+            o.jams = {1, 2, 4};
+            o.jam_copy_inputs = {"w"};
+            o.map_at = "n";
+            o.map_row = "y";
+            LoopTransform at;
+            at.kind = LoopTransform::Kind::ComputeAt;
+            at.func = o.jam_key;
+            at.at_func = n.key;
+            at.at_loop = "y";
+            o.transforms = {at};
+        }
+        n.orders.push_back(o);
+        s.nodes.push_back(n);
+    }
+    auto run = [&](int64_t other, int64_t bram) {
+        Evaluator model = [other](const HlsSchedule &schedule) {
+            int64_t jam = 1;
+            bool map = false;
+            for (const LoopTransform &t : schedule.transforms()) {
+                if (t.kind == LoopTransform::Kind::Split && t.func == "f0#acc") jam = t.factor;
+                if (t.kind == LoopTransform::Kind::ComputeAt && t.func == "f0#acc") map = t.at_loop == "n";
+                if (t.kind == LoopTransform::Kind::Reorder && t.func == "f0#acc" && map) {
+                    EXPECT_EQ(t.loops, (std::vector<std::string>{"coi", "x", "y", "coo", "n"}));
+                }
+            }
+            DesignEstimate e;
+            FilterEstimate f0, f1;
+            f0.name = "f0";
+            f0.latency = (map ? 40000 : 60000) / jam;
+            f1.name = "f1";
+            f1.latency = other;
+            e.filters = {f0, f1};
+            e.interval = std::max(f0.latency, f1.latency);
+            e.latency = e.interval;
+            e.total.dsp = 5 * jam;
+            e.total.bram18k = map ? 1500 : 100;
+            return e;
+        };
+        SearchOptions o = toy_options(1, 2000);
+        o.max_points = 20;
+        o.budget.bram18k = bram;
+        return explore(s, model, o);
+    };
+    auto has_map_point = [](const SearchResult &r) {
+        return std::any_of(r.points.begin(), r.points.end(),
+                           [](const EvaluatedPoint &p) { return p.origin.rfind("map of ", 0) == 0; });
+    };
+    SearchResult r = run(12000, 2000);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_TRUE(has_map_point(r)) << pareto_csv(s, r);
+    EXPECT_TRUE(r.points[r.chosen].choices[0].map) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].interval, 12000) << pareto_csv(s, r);
+    EXPECT_NE(pareto_csv(s, r).find("f0:hwc/u1/j4/map"), std::string::npos) << pareto_csv(s, r);
+    r = run(12000, 1000);  // the maps do not fit
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    EXPECT_TRUE(has_map_point(r)) << pareto_csv(s, r);
+    EXPECT_FALSE(r.points[r.chosen].choices[0].map) << pareto_csv(s, r);
+    EXPECT_EQ(r.points[r.chosen].interval, 15000) << pareto_csv(s, r);
+    r = run(20000, 2000);  // f1 binds: per map would gain nothing
+    EXPECT_FALSE(has_map_point(r)) << pareto_csv(s, r);
 }
 
 // A space of three nodes and an evaluator in closed form: each node's latency is its work
