@@ -101,6 +101,23 @@ Storage uram_storage(int64_t size, int bits, const ArrayPartition &p, const Devi
     return st;
 }
 
+bool lutram_fits(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
+    if (complete(p)) return false;
+    int64_t depth = ceil_div(size, bank_count(p));
+    return depth <= kLutramMaxDepth && depth * bits > device.register_threshold_bits;
+}
+
+Storage lutram_storage(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
+    if (complete(p)) return array_storage(size, bits, p, device);  // registers
+    Storage st;
+    int64_t banks = bank_count(p);
+    int64_t depth = ceil_div(size, banks);
+    int64_t per_bank = ceil_div(depth, 64) * ceil_div(bits, 3) * 4 + (depth > 64 ? bits : 0);
+    st.lut = banks * per_bank;
+    st.ff = banks * bits;
+    return st;
+}
+
 int64_t fifo_bram18k(int64_t depth, int bits, const Device &device) {
     return depth * bits > device.register_threshold_bits ? 1 : 0;
 }

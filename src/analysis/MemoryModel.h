@@ -59,7 +59,7 @@ int64_t uram_for(int64_t depth, int width, int64_t words, int bits);
 
 /// Storage of an array: block RAMs, UltraRAMs, or flip-flops for registers.
 struct Storage {
-    int64_t bram18k = 0, uram = 0, ff = 0;
+    int64_t bram18k = 0, uram = 0, ff = 0, lut = 0;
 };
 
 /// Contract: storage of an array of `size` words of `bits` bits with `partition`: per bank, each
@@ -74,6 +74,22 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, c
 /// `bits` bits with `partition`: each bank at least one UltraRAM (uram_for of its depth); a
 /// complete partition takes size x bits flip-flops. Pure.
 Storage uram_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
+
+/// Most words of one bank of an array bound to LUT RAM (bind-lutram): two 64-word LUT RAMs and
+/// a 2:1 multiplexer per bit.
+constexpr int64_t kLutramMaxDepth = 128;
+
+/// Contract: whether an array of `size` words of `bits` bits with `partition` is one
+/// bind-lutram binds to LUT RAM: not completely partitioned, each bank at most kLutramMaxDepth
+/// words and more than device.register_threshold_bits bits (a bank array_storage would put in a
+/// block RAM). Pure.
+bool lutram_fits(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
+
+/// Contract: storage of an array bound to LUT RAM (LocalBuffer::lutram): per bank, simple
+/// dual-port distributed RAM of 64-word LUT RAMs, 4 LUTs per 3 bits (RAM64M, 7-series and
+/// UltraScale alike), a LUT per bit for the multiplexer of a bank deeper than 64 words and a
+/// flip-flop per bit for its read register; no block RAM. Pure.
+Storage lutram_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
 
 /// Contract: what Vitis HLS's synthesis report counts for a FIFO of `depth` words of `bits`:
 /// one BRAM18K when it is larger than the register threshold (shift registers otherwise),

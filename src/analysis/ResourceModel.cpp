@@ -74,13 +74,15 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
     }
     for (const LocalBuffer &l : locals) {
         if (l.scalar) continue;
-        // Bound to UltraRAM by bind-uram: each bank its own blocks.
-        Storage st = l.uram ? uram_storage(l.size, l.type.bits(), l.partition, device)
-                            : array_storage(l.size, l.type.bits(), l.partition, device);
-        if (st.bram18k > 0 || st.uram > 0) add("local_ram", 1);
+        // Bound to UltraRAM by bind-uram: each bank its own blocks; to LUT RAM by bind-lutram.
+        Storage st = l.uram     ? uram_storage(l.size, l.type.bits(), l.partition, device)
+                     : l.lutram ? lutram_storage(l.size, l.type.bits(), l.partition, device)
+                                : array_storage(l.size, l.type.bits(), l.partition, device);
+        if (st.bram18k > 0 || st.uram > 0 || st.lut > 0) add("local_ram", 1);
         r.bram18k += st.bram18k;
         r.uram += st.uram;
         r.ff += st.ff;
+        r.lut += st.lut;
     }
     return r;
 }

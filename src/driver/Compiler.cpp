@@ -139,6 +139,7 @@ FilterGraph compile_extracted(FilterGraph graph, const HalideProgram &program, c
     po.fifo_channels = options.target == HlsTarget::Vitis;
     if (options.target == HlsTarget::Vitis) {  // bind-uram fills the budget's URAM (default: 80%)
         po.uram.device = &device;
+        po.lutram.device = &device;
         po.uram.uram_blocks =
             (options.budget.empty() ? dse::default_budget(device) : dse::parse_budget(options.budget, device)).uram;
     }

@@ -155,6 +155,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         os << ";\n";
         if (!l.scalar) os << style.hooks->array_pragmas(l.name, l.partition);
         if (l.uram) os << style.hooks->resident_pragmas(l.name);  // bind-uram: its banks in UltraRAM
+        if (l.lutram) os << style.hooks->lutram_pragmas(l.name);  // bind-lutram: its banks in LUT RAM
     }
     for (const Buffer *b : params) {
         if (b->channel == ChannelKind::Resident) print_resident_copy(*b, style, types, os);

@@ -47,6 +47,8 @@ public:
     /// `name` into (ChannelKind::Resident), or of a local array bind-uram bound to UltraRAM
     /// (LocalBuffer::uram): the storage binding.
     virtual std::string resident_pragmas(const std::string & /*name*/) const { return ""; }
+    /// The binding of a local array's banks to LUT RAM (bind-lutram).
+    virtual std::string lutram_pragmas(const std::string & /*name*/) const { return ""; }
     /// Lines at the top of the top function (interfaces, dataflow).
     virtual std::string top_pragmas(const FilterGraph &) const { return ""; }
     /// Lines after the declaration of intermediate stream `b`.

@@ -222,6 +222,8 @@ struct LocalBuffer {
     ArrayPartition partition;
     /// Bound to UltraRAM (bind_storage impl=uram; set by bind-uram), each bank its own blocks.
     bool uram = false;
+    /// Bound to LUT RAM (bind_storage impl=lutram; set by bind-lutram): shallow banks.
+    bool lutram = false;
 };
 
 /// LoopDirective::unroll value of a complete unroll.

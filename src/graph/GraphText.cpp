@@ -145,7 +145,7 @@ void print_filter(const Filter &f, std::ostream &os) {
     os << "  writes: " << join_names(f.writes) << "\n";
     for (const LocalBuffer &l : f.locals) {
         os << "  local " << name_text(l.name) << ": " << type_text(l.type) << "[" << l.size << "]"
-           << (l.scalar ? " scalar" : "") << (l.uram ? " uram" : "") << "\n";
+           << (l.scalar ? " scalar" : "") << (l.uram ? " uram" : "") << (l.lutram ? " lutram" : "") << "\n";
         if (!l.dims.empty()) os << "    dims: " << int_list(l.dims) << "\n";
         os << partition_line(l.partition, "    ");
     }
@@ -577,6 +577,7 @@ private:
                 a.expect("]");
                 l.scalar = a.accept("scalar");
                 l.uram = a.accept("uram");
+                l.lutram = a.accept("lutram");
                 a.end();
                 k = attribute_lines(k, "local", [&](LineReader &d, size_t &) {
                     if (d.accept("dims:")) l.dims = d.int_list();

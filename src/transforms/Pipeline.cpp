@@ -98,6 +98,8 @@ const std::vector<PassEntry> &passes() {
          on_graph(infer_partitions)},
         {{"bind-uram", "large banked local arrays (a jam's block copies) bound to UltraRAM within the URAM budget"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_uram(g, o.uram); }},
+        {{"bind-lutram", "integer local arrays of shallow banks (row accumulators) bound to LUT RAM"},
+         [](FilterGraph &g, const PipelineOptions &o) { return bind_lutram(g, o.lutram); }},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
          [](FilterGraph &g, const PipelineOptions &o) { return balance_streams(g, o.balance_memo); }},
     };

@@ -4,6 +4,7 @@
 #include "graph/FilterGraph.h"
 #include "flowhls/Passes.h"
 #include "transforms/ApplyDirectives.h"
+#include "transforms/BindLutram.h"
 #include "transforms/BindUram.h"
 #include "transforms/PlaceWeights.h"
 
@@ -31,6 +32,8 @@ struct PipelineOptions {
     WeightOptions weights;
     /// Which banked local arrays go to UltraRAM (bind-uram).
     UramOptions uram;
+    /// Which integer local arrays of shallow banks go to LUT RAM (bind-lutram).
+    LutramOptions lutram;
     /// Run verify_graph on the input and after every pass; a violation is an internal error
     /// (std::logic_error) naming the pass after which it appeared. On in debug builds.
 #ifdef NDEBUG

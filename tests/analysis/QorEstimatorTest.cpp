@@ -1,6 +1,7 @@
 // Tests of the device library and the QoR estimator, with the Vitis HLS calibration points
 // of the ScaleHLS gemm example (seed 003).
 #include "analysis/LoopScheduler.h"
+#include "analysis/MemoryModel.h"
 #include "analysis/QorEstimator.h"
 #include "flowhls/Error.h"
 
@@ -392,6 +393,31 @@ TEST(QorDirectives, UramBoundLocalTakesUltraRamPerBank) {
     FilterEstimate uram = estimate_filter(g, g.filters[0], d, QorOptions());
     EXPECT_EQ(uram.resources.bram18k, 0);
     EXPECT_EQ(uram.resources.uram, 35 * 2);  // 4,213 words: two blocks of 4,096 per bank
+}
+
+// A banked local array bind-lutram bound to LUT RAM (an int8 jam's int32 row accumulators:
+// 64 banks of 56 words): no block RAM, per bank 4 LUTs per 3 bits of a 64-word LUT RAM and a
+// flip-flop per bit.
+TEST(QorDirectives, LutramBoundLocalTakesLutsPerBank) {
+    FilterGraph g;
+    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output}};
+    g.args = {"out"};
+    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, "", {}};
+    f.locals = {LocalBuffer{"acc", Halide::Int(32), 64 * 56}};
+    f.locals[0].partition = cyclic(64);
+    g.filters.push_back(f);
+    recompute_edges(g);
+    Device d = load_device("xcvu9p", 200);
+    FilterEstimate bram = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(bram.resources.bram18k, 64);  // 1,792 bits a bank: over the 1,024-bit register threshold
+    EXPECT_TRUE(lutram_fits(64 * 56, 32, f.locals[0].partition, d));
+    EXPECT_FALSE(lutram_fits(64 * 129, 32, f.locals[0].partition, d));  // deeper than two LUT RAMs
+    EXPECT_FALSE(lutram_fits(64 * 16, 32, f.locals[0].partition, d));   // registers already
+    g.filters[0].locals[0].lutram = true;
+    FilterEstimate lutram = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(lutram.resources.bram18k, 0);
+    EXPECT_EQ(lutram.resources.lut - bram.resources.lut, 64 * 11 * 4);  // ceil(32 / 3) x 4 LUTs a bank
+    EXPECT_EQ(lutram.resources.ff - bram.resources.ff, 64 * 32);
 }
 
 TEST(QorDirectives, CompletePartitionHasNoPortLimit) {

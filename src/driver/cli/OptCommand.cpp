@@ -87,6 +87,7 @@ int run_opt(const OptArgs &a) {
     o.weights = weight_options(parse_weight_placement(a.weights), device, parse_hls_target(a.target), a.axi_width);
     if (parse_hls_target(a.target) == HlsTarget::Vitis) {
         o.uram.device = &device;
+        o.lutram.device = &device;
         o.uram.uram_blocks = (a.budget.empty() ? dse::default_budget(device) : dse::parse_budget(a.budget, device)).uram;
     }
     run_passes(graph, a.passes, o);

@@ -112,6 +112,9 @@ public:
     std::string resident_pragmas(const std::string &name) const override {
         return "#pragma HLS bind_storage variable=" + name + " type=ram_2p impl=uram\n";
     }
+    std::string lutram_pragmas(const std::string &name) const override {
+        return "#pragma HLS bind_storage variable=" + name + " type=ram_s2p impl=lutram\n";
+    }
     std::string stream_pragmas(const Buffer &b) const override {
         return "#pragma HLS STREAM variable=" + b.name + " depth=" + std::to_string(b.stream_depth) + "\n";
     }
