@@ -17,7 +17,23 @@ namespace flowhls {
 /// an axis interface directive must pass argument_stream_verdict (else flowhls::Error).
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels);
 
-/// The accesses of the stream `buffer` in `body` with index 0 (a FIFO has no address).
-Halide::Internal::Stmt drop_stream_index(const Halide::Internal::Stmt &body, const std::string &buffer);
+/// The FIFOs of a stream (Buffer::stream_lanes, ::stream_lane_stride).
+struct StreamLanes {
+    int64_t lanes = 1, stride = 1;
+};
+
+/// Contract: the lanes the stream `buffer` takes from its producer `producer`: when every store
+/// to it lies in a loop the HLS tool unrolls by U > 1 (the innermost such loop, constant trip)
+/// whose variable moves the store's index (lets resolved) by the same constant S != 0, U
+/// lanes of stride |S|, so that the U copies of one iteration write U distinct FIFOs (element
+/// i in FIFO (i / |S|) mod U); else one lane. Pure.
+StreamLanes stream_lanes_of(const Filter &producer, const std::string &buffer);
+
+/// The accesses of the stream `buffer` in `body` with index 0 (a FIFO has no address), or,
+/// with several lanes, the index of the element's FIFO: (index / stride) mod lanes, lets
+/// resolved and simplified with the bounds of the loops around the access (a constant in each
+/// copy of a loop unrolled along the lanes).
+Halide::Internal::Stmt drop_stream_index(const Halide::Internal::Stmt &body, const std::string &buffer,
+                                         StreamLanes lanes = {});
 
 }  // namespace flowhls
