@@ -9,7 +9,9 @@ namespace flowhls {
 /// stream_verdict proves to be written and read once, in the same order, as a stream, and
 /// records for every intermediate array why it is a stream or a (ping-pong) buffer. Without
 /// dataflow every intermediate stays an array. The accesses of a stream get index 0 (a FIFO
-/// has no address); the index computations left unused are for the dead-code run after it.
+/// has no address), or, when its producer writes it in an HLS-unrolled loop
+/// (stream_lanes_of), the index of its lane (a stream of several FIFOs, Buffer::stream_lanes);
+/// the index computations left unused are for the dead-code run after it.
 /// Without `fifo_channels` (targets without hls::stream) nothing becomes a stream and the
 /// reason says so. User directives: a buffer with a stream directive must pass stream_verdict
 /// inside a dataflow region (else flowhls::Error with the verdict's reason; on a target without
