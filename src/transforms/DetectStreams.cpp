@@ -25,10 +25,38 @@ private:
     LetBindings lets_;
     Scope<Interval> bounds_;
 
+    std::vector<const For *> loops_;
+
+    // (index / stride) mod lanes. An index affine in the loops around the access is split into
+    // the terms that move it by multiples of the stride and the rest; when the rest stays
+    // within one multiple of the stride, the quotient is a sum of loop variables (the lane a
+    // constant in each copy of the loop unrolled along the lanes); else the general form.
     Expr lane(const Expr &index) const {
         if (lanes_.lanes <= 1) return Halide::Expr(0);
-        Expr i = resolve_lets(lets_, index);
-        return simplify((i / int_const(lanes_.stride)) % int_const(lanes_.lanes), true, bounds_);
+        const Expr i = resolve_lets(lets_, index), stride = int_const(lanes_.stride), k = int_const(lanes_.lanes);
+        Expr rest = i, moved = int_const(0), quotient = int_const(0);
+        for (const For *f : loops_) {
+            Expr v = int_var(f->name);
+            std::optional<int64_t> step = constant_int(simplify(substitute(f->name, v + 1, i) - i));
+            if (!step || *step == 0) continue;
+            rest = substitute(f->name, f->min, rest);
+            moved = moved + int_const(*step) * (v - f->min);
+            if (*step % lanes_.stride == 0) quotient = quotient + int_const(*step / lanes_.stride) * (v - f->min);
+            else rest = rest + int_const(*step) * (v - f->min);
+        }
+        rest = simplify(rest, true, bounds_);
+        Interval range = bounds_of_expr_in_scope(rest, bounds_);
+        std::optional<int64_t> lo, hi;
+        if (range.is_bounded()) lo = constant_int(simplify(range.min)), hi = constant_int(simplify(range.max));
+        Expr whole = simplify(i - (substitute_loops_min(i) + moved), true, bounds_);
+        if (lo && hi && *lo >= 0 && *lo / lanes_.stride == *hi / lanes_.stride && is_const_zero(whole)) {
+            return simplify((quotient + int_const(*lo / lanes_.stride)) % k, true, bounds_);
+        }
+        return simplify((i / stride) % k, true, bounds_);
+    }
+    Expr substitute_loops_min(Expr e) const {
+        for (const For *f : loops_) e = substitute(f->name, f->min, e);
+        return e;
     }
     Stmt visit(const LetStmt *op) override {
         lets_.emplace_back(op->name, op->value);
@@ -42,7 +70,10 @@ private:
         std::optional<int64_t> min = constant_int(op->min), extent = constant_int(op->extent);
         if (!min || !extent || *extent < 1) return IRMutator::visit(op);
         ScopedBinding<Interval> bind(bounds_, op->name, Interval(op->min, int_const(*min + *extent - 1)));
-        return IRMutator::visit(op);
+        loops_.push_back(op);
+        Stmt s = IRMutator::visit(op);
+        loops_.pop_back();
+        return s;
     }
     Halide::Expr visit(const Load *op) override {
         if (op->name != name_) return IRMutator::visit(op);
