@@ -595,7 +595,12 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     // reductions (the accumulation's recurrence distance is x's trip times c's).
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
-    if (!has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
+    int64_t taps = 1;  // the reduction's terms per output (0: unknown)
+    for (const Dim &d : dims) {
+        if (d.is_rvar()) taps *= trip_of(loops, acc_name, acc_stage, d.var);
+    }
+    if (taps > 0 && !has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
+        o.lane_taps = taps;
         o.lane_loop = args[2];
         o.lane_outer = args[2] + "lo";
         o.lane_inner = args[2] + "li";
@@ -885,9 +890,12 @@ void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t 
 
 // The copy-out of an "hwc" filter whose helper is jammed by `jam`: its channel loop split by
 // the largest divisor of `jam` up to kMaxStreamLanes, the inner loop unrolled completely
-// (OrderOption::lane_loop). The filter's Func is the order's layout reorder's.
+// (OrderOption::lane_loop), when the helper's reduction has at most 8 x `jam` terms per output.
+// The filter's Func is the order's layout reorder's.
 void add_copy_out_lanes(HlsSchedule &s, const OrderOption &o, int64_t jam) {
-    if (o.lane_loop.empty() || !o.hwc) return;
+    // The copy-out takes C cycles a pixel against taps x C / J for the MACs: worth lanes (and
+    // their requantizations' DSPs, int8) only where it is at least an eighth of them.
+    if (o.lane_loop.empty() || !o.hwc || o.lane_taps > 8 * jam) return;
     int64_t lanes = 1;
     for (int64_t k = 2; k <= std::min(jam, kMaxStreamLanes); k++) {
         if (jam % k == 0) lanes = k;

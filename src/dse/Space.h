@@ -114,8 +114,13 @@ struct OrderOption {
     /// the largest divisor of J up to kMaxStreamLanes (`lane_outer`, `lane_inner`) and the
     /// inner loop unrolled completely, so that the copy-out writes that many channels per
     /// cycle: into as many FIFOs when the output is a stream (detect-streams' lanes), which a
-    /// convolution or pool reading it through a ring takes in one iteration too.
+    /// convolution or pool reading it through a ring takes in one iteration too. Only where
+    /// the copy-out is a real share of a row: the helper's reduction (`lane_taps` terms per
+    /// output) at most 8 x J (the int8 ResNet-18 stem, 147 terms at j64, and pools; not the
+    /// 3x3 convs, whose copy-outs are a few percent of their rows and whose lanes would cost an
+    /// int8 requantization's DSPs each).
     std::string lane_loop, lane_outer, lane_inner;
+    int64_t lane_taps = 0;
 };
 
 /// The knobs of one filter.

@@ -34,13 +34,12 @@ private:
     Expr lane(const Expr &index) const {
         if (lanes_.lanes <= 1) return Halide::Expr(0);
         const Expr i = resolve_lets(lets_, index), stride = int_const(lanes_.stride), k = int_const(lanes_.lanes);
-        Expr rest = i, moved = int_const(0), quotient = int_const(0);
+        Expr rest = i, quotient = int_const(0);
         for (const For *f : loops_) {
             Expr v = int_var(f->name);
             std::optional<int64_t> step = constant_int(simplify(substitute(f->name, v + 1, i) - i));
             if (!step || *step == 0) continue;
             rest = substitute(f->name, f->min, rest);
-            moved = moved + int_const(*step) * (v - f->min);
             if (*step % lanes_.stride == 0) quotient = quotient + int_const(*step / lanes_.stride) * (v - f->min);
             else rest = rest + int_const(*step) * (v - f->min);
         }
@@ -48,16 +47,14 @@ private:
         Interval range = bounds_of_expr_in_scope(rest, bounds_);
         std::optional<int64_t> lo, hi;
         if (range.is_bounded()) lo = constant_int(simplify(range.min)), hi = constant_int(simplify(range.max));
-        Expr whole = simplify(i - (substitute_loops_min(i) + moved), true, bounds_);
-        if (lo && hi && *lo >= 0 && *lo / lanes_.stride == *hi / lanes_.stride && is_const_zero(whole)) {
+        // A variable whose step is a constant (for every value of the others) enters the index
+        // as step x (v - min) exactly, so index = rest + the multiples of the stride.
+        if (lo && hi && *lo >= 0 && *lo / lanes_.stride == *hi / lanes_.stride) {
             return simplify((quotient + int_const(*lo / lanes_.stride)) % k, true, bounds_);
         }
         return simplify((i / stride) % k, true, bounds_);
     }
-    Expr substitute_loops_min(Expr e) const {
-        for (const For *f : loops_) e = substitute(f->name, f->min, e);
-        return e;
-    }
+
     Stmt visit(const LetStmt *op) override {
         lets_.emplace_back(op->name, op->value);
         Stmt body = mutate(op->body);
