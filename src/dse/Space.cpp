@@ -595,11 +595,12 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     // reductions (the accumulation's recurrence distance is x's trip times c's).
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
-    int64_t taps = 1;  // the reduction's terms per output (0: unknown)
+    int64_t taps = 1;  // the reduction's terms per output
     for (const Dim &d : dims) {
-        if (d.is_rvar()) taps *= trip_of(loops, acc_name, acc_stage, d.var);
+        // No loop: one iteration (Halide drops it; LeNet-5's conv1 has one input channel).
+        if (d.is_rvar()) taps *= std::max<int64_t>(trip_of(loops, acc_name, acc_stage, d.var), 1);
     }
-    if (taps > 0 && !has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
+    if (!has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
         o.lane_taps = taps;
         o.lane_loop = args[2];
         o.lane_outer = args[2] + "lo";
