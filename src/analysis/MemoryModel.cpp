@@ -43,6 +43,14 @@ std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const F
         a.kind = channel_of(b).memory;
         a.partition = b.partition;
         a.size = b.size();
+        if (b.is_stream() && b.stream_lanes > 1) {
+            // Lanes: the accesses' index is the FIFO's (drop_stream_index), one port pair each.
+            a.partition = ArrayPartition();
+            a.partition.enabled = true;
+            a.partition.kind = PartitionKind::Cyclic;
+            a.partition.factor = b.stream_lanes;
+            a.size = b.stream_lanes;
+        }
         a.bits = stored_bits(graph, b);
         if (a.kind == MemoryKind::Axi) a.axi_width_bits = b.interface.width_bits;
         // A URAM-resident weight is bound to UltraRAM whatever its size (emitters' bind_storage).

@@ -45,7 +45,8 @@ ChannelImplementation channel_of(const Buffer &buffer);
 
 /// Contract: every buffer and local array `filter` can access, with its memory kind, partition,
 /// size and element width: kernel arguments by interface (bram: Port, m_axi: Axi, axis: Fifo),
-/// streams as Fifo, scalars, complete partitions and arrays of at most
+/// streams as Fifo (a stream of several lanes as that many FIFOs: a cyclic partition of its
+/// lane indices), scalars, complete partitions and arrays of at most
 /// device.register_threshold_bits bits as Register, the rest LocalRam. Pure.
 std::map<std::string, ArrayInfo> filter_arrays(const FilterGraph &graph, const Filter &filter, const Device &device);
 

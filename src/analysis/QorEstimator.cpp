@@ -100,11 +100,13 @@ void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate 
         c.kind = impl.kind;
         c.reason = b.channel_reason;
         if (impl.memory == MemoryKind::Fifo) {
-            c.words = b.stream_depth;
-            c.bram18k = fifo_bram18k(b.stream_depth, stored_bits(graph, b), device);
+            // A stream of several lanes is that many FIFOs.
+            const int64_t lanes = std::max<int64_t>(b.stream_lanes, 1);
+            c.words = b.stream_depth * lanes;
+            c.bram18k = fifo_bram18k(b.stream_depth, stored_bits(graph, b), device) * lanes;
             ControlCost fifo = device.control_cost("fifo");
-            d.total.lut += fifo.lut;
-            d.total.ff += fifo.ff;
+            d.total.lut += fifo.lut * lanes;
+            d.total.ff += fifo.ff * lanes;
         } else {
             c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
             if (!b.is_scalar()) {

@@ -597,6 +597,17 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     // reductions (the accumulation's recurrence distance is x's trip times c's).
     LoopTransform acc_order = reorder_of(acc_key, acc_stage, acc_loops);
     o.transforms = {compute_at_of(acc_key, n.key, args[1]), layout, acc_order};
+    int64_t taps = 1;  // the reduction's terms per output
+    for (const Dim &d : dims) {
+        // No loop: one iteration (Halide drops it; LeNet-5's conv1 has one input channel).
+        if (d.is_rvar()) taps *= std::max<int64_t>(trip_of(loops, acc_name, acc_stage, d.var), 1);
+    }
+    if (!has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
+        o.lane_taps = taps;
+        o.lane_loop = args[2];
+        o.lane_outer = args[2] + "lo";
+        o.lane_inner = args[2] + "li";
+    }
     o.unroll_loop = h[0];
     o.unroll_keys = {acc_key};
     o.unroll_trip = trip_of(loops, n.filter, 0, args[0]);
@@ -885,6 +896,38 @@ void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t 
     if (!o.jam_init_unroll.empty() && cyclic > 1) s.add(unroll_of(o.jam_key, o.jam_init_unroll, cyclic, origin));
 }
 
+// The copy-out of an "hwc" filter whose helper is jammed by `jam`: its channel loop split by
+// the largest divisor of `jam` up to kMaxStreamLanes, the inner loop unrolled completely
+// (OrderOption::lane_loop), when the helper's reduction has at most 8 x `jam` terms per output.
+// The filter's Func is the order's layout reorder's.
+void add_copy_out_lanes(HlsSchedule &s, const OrderOption &o, int64_t jam) {
+    // The copy-out takes C cycles a pixel against taps x C / J for the MACs: worth lanes (and
+    // their requantizations' DSPs, int8) only where it is at least an eighth of them.
+    if (o.lane_loop.empty() || !o.hwc || o.lane_taps > 8 * jam) return;
+    int64_t lanes = 1;
+    for (int64_t k = 2; k <= std::min(jam, kMaxStreamLanes); k++) {
+        if (jam % k == 0) lanes = k;
+    }
+    const LoopTransform *layout = nullptr;
+    for (const LoopTransform &t : o.transforms) {
+        if (t.kind == LoopTransform::Kind::Reorder && t.stage == 0 && !t.loops.empty() && t.loops[0] == o.lane_loop) {
+            layout = &t;
+        }
+    }
+    if (lanes < 2 || !layout) return;
+    LoopTransform split;
+    split.kind = LoopTransform::Kind::Split;
+    split.func = layout->func;
+    split.stage = 0;
+    split.loop = o.lane_loop;
+    split.outer = o.lane_outer;
+    split.inner = o.lane_inner;
+    split.factor = static_cast<int>(lanes);
+    split.origin = "dse: " + layout->func + " (copy-out lanes)";
+    s.add(split);
+    s.add(unroll_of(layout->func, o.lane_inner, 0, split.origin));
+}
+
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
 // `map`: the helper per map (Choice::map), its block loop moved outside OrderOption::map_row.
@@ -930,6 +973,7 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
         // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):
         // Halide 14 refuses the same loop named with an explicit stage index.
         add_block_copies(s, o, o.jam_key, -1, split.origin);
+        add_copy_out_lanes(s, o, o.jams.at(jam));
         return;
     }
     // The helper, computed per block: its loop of the jammed variable innermost, unrolled.

@@ -11,6 +11,9 @@
 
 namespace flowhls::dse {
 
+/// The most FIFOs (lanes) a jammed filter's copy-out writes per cycle (OrderOption::lane_loop).
+constexpr int64_t kMaxStreamLanes = 16;
+
 /// One loop order a filter can take, and the HLS unroll factors of its pipelined loop in it.
 struct OrderOption {
     /// "default" (the program's own order) or "reduction outside" (the reduction loops moved
@@ -123,6 +126,18 @@ struct OrderOption {
     /// With a reduction jam J: the constant initialization's innermost loop, indexing the
     /// cyclic dimension, HLS-unrolled by that cyclic factor (empty: none).
     std::string jam_init_unroll;
+    /// "hwc" order with a jam J of its helper: the filter's channel loop (innermost; empty:
+    /// none), which copies the helper's row out to the filter's output. At a jam it is split by
+    /// the largest divisor of J up to kMaxStreamLanes (`lane_outer`, `lane_inner`) and the
+    /// inner loop unrolled completely, so that the copy-out writes that many channels per
+    /// cycle: into as many FIFOs when the output is a stream (detect-streams' lanes), which a
+    /// convolution or pool reading it through a ring takes in one iteration too. Only where
+    /// the copy-out is a real share of a row: the helper's reduction (`lane_taps` terms per
+    /// output) at most 8 x J (the int8 ResNet-18 stem, 147 terms at j64, and pools; not the
+    /// 3x3 convs, whose copy-outs are a few percent of their rows and whose lanes would cost an
+    /// int8 requantization's DSPs each).
+    std::string lane_loop, lane_outer, lane_inner;
+    int64_t lane_taps = 0;
 };
 
 /// The knobs of one filter.

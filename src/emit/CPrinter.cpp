@@ -164,7 +164,7 @@ std::string CPrinter::expr(const Expr &e) const {
     }
     if (const Load *l = e.as<Load>()) {
         if (scalars.count(l->name)) return fixed_read(l->name, l->name, t);
-        if (streams.count(l->name)) return fixed_read(l->name, l->name + ".read()", t);
+        if (streams.count(l->name)) return fixed_read(l->name, l->name + fifo_lane(l->name, l->index) + ".read()", t);
         std::string load = l->name + subscript(l->name, l->index);
         if (is_const_one(l->predicate)) return fixed_read(l->name, load, t);
         if (!vector) unchecked("predicated load: " + short_text(e));
@@ -540,7 +540,7 @@ void CPrinter::stmt(const Stmt &s, std::ostream &os, int indent) const {
         if (scalars.count(st->name)) {
             os << pad(indent) << st->name << " = " << stored(st->name, st->value) << ";\n";
         } else if (streams.count(st->name)) {
-            os << pad(indent) << st->name << ".write(" << stored(st->name, st->value) << ");\n";
+            os << pad(indent) << st->name << fifo_lane(st->name, st->index) << ".write(" << stored(st->name, st->value) << ");\n";
         } else {
             os << pad(indent) << st->name << subscript(st->name, st->index) << " = " << stored(st->name, st->value) << ";\n";
         }

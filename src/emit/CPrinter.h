@@ -137,6 +137,10 @@ public:
     /// Prints the filter's float values in fixed point (FixedPrinting).
     void set_fixed(FixedPrinting f) { fixed = std::move(f); }
 
+    /// Streams of several lanes (arrays of hls::stream): an access is `s[lane].read()`, its
+    /// index the lane (drop_stream_index).
+    void set_laned_streams(std::set<std::string> laned) { laned_streams = std::move(laned); }
+
 private:
     /// The parts of stmt() for loops and lets.
     void for_stmt(const Halide::Internal::For *f, std::ostream &os, int indent) const;
@@ -177,6 +181,11 @@ private:
     mutable Halide::Internal::Scope<Halide::Internal::Interval> bounds;
     /// Values of the integer lets around it (in terms of loop variables), for `subscript`.
     mutable std::map<std::string, Halide::Expr> let_values;
+    std::set<std::string> laned_streams;
+    // "[lane]" for an access of a stream of several lanes, else "".
+    std::string fifo_lane(const std::string &name, const Halide::Expr &index) const {
+        return laned_streams.count(name) ? "[" + expr(index) + "]" : "";
+    }
     // "[i]" or, for an array printed with its shape, "[i_n-1]..[i_0]".
     std::string subscript(const std::string &name, const Halide::Expr &index) const;
     // Prints `target = element` for every lane, under `predicate` when it is not true.

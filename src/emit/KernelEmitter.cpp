@@ -71,7 +71,10 @@ std::string resident_port(const Buffer &b) { return b.name + "_axi"; }
 std::string parameter(const Filter &f, const Buffer &b, bool streams, const TypeNames &types) {
     if (b.is_scalar()) return element_type(b, types) + " " + b.name;  // by value
     if (b.channel == ChannelKind::Resident) return "const " + element_type(b, types) + " " + resident_port(b) + "[" + std::to_string(b.size()) + "]";
-    if (streams && b.is_stream()) return stream_type(b, types) + " &" + b.name;
+    if (streams && b.is_stream()) {
+        if (b.stream_lanes > 1) return stream_type(b, types) + " " + b.name + "[" + std::to_string(b.stream_lanes) + "]";
+        return stream_type(b, types) + " &" + b.name;
+    }
     bool read_only = !contains(f.writes, b.name);
     return std::string(read_only ? "const " : "") + element_type(b, types) + " " + b.name + array_extents(b.size(), b.partition);
 }
@@ -135,6 +138,11 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     printer.set_shapes(shaped_arrays(g, f), f.body);
     printer.set_fixed(values.fixed);
+    std::set<std::string> laned;
+    for (const std::string &name : streams) {
+        if (g.buffer(name).stream_lanes > 1) laned.insert(name);
+    }
+    printer.set_laned_streams(laned);
     os << "// Filter " << f.name << ": reads " << join(f.reads) << "; writes " << join(f.writes) << ".\n";
     // A record of traced values alone (no node, nothing copied) names nothing.
     if (!f.onnx.node.empty() || !f.onnx.outputs.empty()) os << "// " << one_line(f.onnx.text()) << "\n";
@@ -242,7 +250,11 @@ void print_top_function(const FilterGraph &g, const KernelStyle &style, const st
     for (const Buffer &b : g.buffers) {
         if (b.kind != BufferKind::Intermediate) continue;
         if (style.streams && b.is_stream()) {
-            k << "    " << stream_type(b, types) << " " << b.name << "(\"" << b.name << "\");\n";
+            if (b.stream_lanes > 1) {  // one FIFO per lane
+                k << "    " << stream_type(b, types) << " " << b.name << "[" << b.stream_lanes << "];\n";
+            } else {
+                k << "    " << stream_type(b, types) << " " << b.name << "(\"" << b.name << "\");\n";
+            }
             k << style.hooks->stream_pragmas(b);
             continue;
         }

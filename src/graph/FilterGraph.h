@@ -178,6 +178,10 @@ struct Buffer {
     std::string channel_reason;
     /// FIFO depth of a stream (set by balance-streams).
     int64_t stream_depth = kStreamDepth;
+    /// A stream of several FIFOs (lanes) so that several values pass per cycle: element i
+    /// (storage index) travels in FIFO (i / stream_lane_stride) mod stream_lanes, each FIFO in
+    /// the common order (stream_lanes_of, set by the pass that makes the stream). 1: one FIFO.
+    int64_t stream_lanes = 1, stream_lane_stride = 1;
     /// Words of storage a line buffer (unified buffer) would need for a sliding-window
     /// consumer of this buffer (0: not a sliding window; set by detect-streams).
     int64_t line_buffer_words = 0;

@@ -82,6 +82,7 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
        << "  consumers: " << filter_names(g, b.consumers) << "\n";
     os << "    channel: " << channel_kind_name(b.channel);
     if (b.is_stream() || b.stream_depth != kStreamDepth) os << " depth " << b.stream_depth;
+    if (b.stream_lanes != 1) os << " lanes " << b.stream_lanes << " stride " << b.stream_lane_stride;
     if (!b.channel_reason.empty()) os << " " << quoted(b.channel_reason);
     os << "\n";
     if (!b.dims.empty()) os << "    dims: " << int_list(b.dims) << "\n";
@@ -457,6 +458,11 @@ private:
             if (a.accept("channel:")) {
                 b.channel = channel_kind(a);
                 if (a.accept("depth")) b.stream_depth = a.integer();
+                if (a.accept("lanes")) {
+                    b.stream_lanes = a.integer();
+                    a.expect("stride");
+                    b.stream_lane_stride = a.integer();
+                }
                 if (a.peek_quote()) b.channel_reason = a.quoted_text();
             } else if (a.accept("dims:")) {
                 b.dims = a.int_list();

@@ -1,29 +1,116 @@
 // detect_streams: FIFO channels between filters, proven from the access order.
 #include "transforms/DetectStreams.h"
 #include "analysis/StreamOrder.h"
+#include "analysis/HlsUnroll.h"
 #include "flowhls/Error.h"
+#include "ir/IRBuild.h"
+#include "ir/IRQueries.h"
 
 namespace flowhls {
 
 using namespace Halide::Internal;
+using Halide::Expr;
 
 namespace {
 
-// Accesses of a stream have no address: their index becomes 0.
+// Accesses of a stream have no address: their index becomes 0, or the element's lane.
 class DropStreamIndex : public IRMutator {
 public:
-    explicit DropStreamIndex(std::string name) : name_(std::move(name)) {}
+    DropStreamIndex(std::string name, StreamLanes lanes) : name_(std::move(name)), lanes_(lanes) {}
 
 private:
     using IRMutator::visit;
     std::string name_;
+    StreamLanes lanes_;
+    LetBindings lets_;
+    Scope<Interval> bounds_;
+
+    std::vector<const For *> loops_;
+
+    // (index / stride) mod lanes. An index affine in the loops around the access is split into
+    // the terms that move it by multiples of the stride and the rest; when the rest stays
+    // within one multiple of the stride, the quotient is a sum of loop variables (the lane a
+    // constant in each copy of the loop unrolled along the lanes); else the general form.
+    Expr lane(const Expr &index) const {
+        if (lanes_.lanes <= 1) return Halide::Expr(0);
+        const Expr i = resolve_lets(lets_, index), stride = int_const(lanes_.stride), k = int_const(lanes_.lanes);
+        Expr rest = i, quotient = int_const(0);
+        for (const For *f : loops_) {
+            Expr v = int_var(f->name);
+            std::optional<int64_t> step = constant_int(simplify(substitute(f->name, v + 1, i) - i));
+            if (!step || *step == 0) continue;
+            rest = substitute(f->name, f->min, rest);
+            if (*step % lanes_.stride == 0) quotient = quotient + int_const(*step / lanes_.stride) * (v - f->min);
+            else rest = rest + int_const(*step) * (v - f->min);
+        }
+        rest = simplify(rest, true, bounds_);
+        Interval range = bounds_of_expr_in_scope(rest, bounds_);
+        std::optional<int64_t> lo, hi;
+        if (range.is_bounded()) lo = constant_int(simplify(range.min)), hi = constant_int(simplify(range.max));
+        // A variable whose step is a constant (for every value of the others) enters the index
+        // as step x (v - min) exactly, so index = rest + the multiples of the stride.
+        if (lo && hi && *lo >= 0 && *lo / lanes_.stride == *hi / lanes_.stride) {
+            return simplify((quotient + int_const(*lo / lanes_.stride)) % k, true, bounds_);
+        }
+        return simplify((i / stride) % k, true, bounds_);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        lets_.emplace_back(op->name, op->value);
+        Stmt body = mutate(op->body);
+        lets_.pop_back();
+        Expr value = mutate(op->value);
+        if (body.same_as(op->body) && value.same_as(op->value)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+    Stmt visit(const For *op) override {
+        std::optional<int64_t> min = constant_int(op->min), extent = constant_int(op->extent);
+        if (!min || !extent || *extent < 1) return IRMutator::visit(op);
+        ScopedBinding<Interval> bind(bounds_, op->name, Interval(op->min, int_const(*min + *extent - 1)));
+        loops_.push_back(op);
+        Stmt s = IRMutator::visit(op);
+        loops_.pop_back();
+        return s;
+    }
     Halide::Expr visit(const Load *op) override {
         if (op->name != name_) return IRMutator::visit(op);
-        return Load::make(op->type, op->name, Halide::Expr(0), op->image, op->param, op->predicate, op->alignment);
+        return Load::make(op->type, op->name, lane(op->index), op->image, op->param, op->predicate, op->alignment);
     }
     Stmt visit(const Store *op) override {
         if (op->name != name_) return IRMutator::visit(op);
-        return Store::make(op->name, mutate(op->value), Halide::Expr(0), op->param, op->predicate, op->alignment);
+        return Store::make(op->name, mutate(op->value), lane(op->index), op->param, op->predicate, op->alignment);
+    }
+};
+
+// The stores to one buffer with the loops around each (for stream_lanes_of).
+class StoreSites : public IRVisitor {
+public:
+    explicit StoreSites(std::string name) : name_(std::move(name)) {}
+    struct Site {
+        Expr index;
+        std::vector<const For *> loops;
+    };
+    std::vector<Site> sites;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    LetBindings lets_;
+    std::vector<const For *> loops_;
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        lets_.emplace_back(op->name, op->value);
+        op->body.accept(this);
+        lets_.pop_back();
+    }
+    void visit(const For *op) override {
+        loops_.push_back(op);
+        IRVisitor::visit(op);
+        loops_.pop_back();
+    }
+    void visit(const Store *op) override {
+        if (op->name == name_) sites.push_back({resolve_lets(lets_, op->index), loops_});
+        IRVisitor::visit(op);
     }
 };
 
@@ -42,7 +129,32 @@ void check_axis_arguments(const FilterGraph &graph) {
 
 }  // namespace
 
-Stmt drop_stream_index(const Stmt &body, const std::string &buffer) { return DropStreamIndex(buffer).mutate(body); }
+Stmt drop_stream_index(const Stmt &body, const std::string &buffer, StreamLanes lanes) {
+    return DropStreamIndex(buffer, lanes).mutate(body);
+}
+
+StreamLanes stream_lanes_of(const Filter &producer, const std::string &buffer) {
+    StoreSites find(buffer);
+    producer.body.accept(&find);
+    StreamLanes out;
+    for (size_t n = 0; n < find.sites.size(); n++) {
+        const StoreSites::Site &site = find.sites[n];
+        StreamLanes here;
+        for (size_t k = site.loops.size(); k-- > 0;) {
+            const For *f = site.loops[k];
+            std::optional<int64_t> trip = constant_int(f->extent);
+            int64_t u = trip ? hls_unroll_factor(producer.directives, f->name, *trip) : 1;
+            if (u <= 1) continue;
+            Expr v = int_var(f->name);
+            std::optional<int64_t> step = constant_int(simplify(substitute(f->name, v + 1, site.index) - site.index));
+            if (step && *step != 0) here = StreamLanes{u, *step < 0 ? -*step : *step};
+            break;
+        }
+        if (n > 0 && (here.lanes != out.lanes || here.stride != out.stride)) return StreamLanes();
+        out = here;
+    }
+    return out;
+}
 
 PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
     PassResult result;
@@ -105,8 +217,11 @@ PassResult detect_streams(FilterGraph &graph, bool fifo_channels) {
         b.channel = channel;
         b.channel_reason = reason;
         if (!stream) continue;
+        StreamLanes lanes = stream_lanes_of(graph.filters[b.producers[0]], b.name);
+        b.stream_lanes = lanes.lanes;
+        b.stream_lane_stride = lanes.stride;
         for (int f : {b.producers[0], b.consumers[0]}) {
-            graph.filters[f].body = drop_stream_index(graph.filters[f].body, b.name);
+            graph.filters[f].body = drop_stream_index(graph.filters[f].body, b.name, lanes);
         }
     }
     return result;

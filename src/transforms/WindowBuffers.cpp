@@ -121,8 +121,10 @@ private:
 
 // Copies row `row` from the FIFO into the ring at ring row offset `slot` (row W + ...): the
 // producer's loops inside its row loop, in its order (loop variables `prefix`_0, _1, ...).
+// With several lanes the loop that walks them (coefficient the lane stride) is HLS-unrolled
+// by the lanes in `directives`, as the producer's is, so that one iteration reads each FIFO.
 Stmt copy_row(const WindowBufferAnalysis &a, const Buffer &b, const Expr &row, const Expr &slot_offset,
-              const std::string &prefix) {
+              const std::string &prefix, std::map<std::string, LoopDirective> &directives) {
     const WindowBufferPlan &p = a.plan;
     Expr element = row * int_const(p.width);
     Expr slot = slot_offset;
@@ -137,7 +139,12 @@ Stmt copy_row(const WindowBufferAnalysis &a, const Buffer &b, const Expr &row, c
     Expr value = Load::make(b.type, b.name, simplify(element), Halide::Buffer<>(), Parameter(), const_true(), ModulusRemainder());
     Stmt s = Store::make(p.ring, value, simplify(slot), Parameter(), const_true(), ModulusRemainder());
     for (size_t k = a.row_loops.size(); k-- > 0;) {
-        s = serial_for(prefix + "_" + std::to_string(k), int_const(0), int_const(a.row_loops[k].extent), s);
+        const RowLoop &l = a.row_loops[k];
+        std::string name = prefix + "_" + std::to_string(k);
+        if (b.stream_lanes > 1 && std::abs(l.coefficient) == b.stream_lane_stride && l.extent % b.stream_lanes == 0) {
+            directives[name].unroll = l.extent == b.stream_lanes ? kUnrollComplete : b.stream_lanes;
+        }
+        s = serial_for(name, int_const(0), int_const(l.extent), s);
     }
     return s;
 }
@@ -148,8 +155,9 @@ Stmt copy_row(const WindowBufferAnalysis &a, const Buffer &b, const Expr &row, c
 class FillRing : public IRMutator {
 public:
     FillRing(const WindowBufferAnalysis &a, const Buffer &b, const std::string &shift, const std::string &top,
-             std::set<std::string> &taken)
-        : a_(a), b_(b), shift_(shift), top_(top), top_value_(fresh_name(top, taken, 1)), taken_(taken) {}
+             std::set<std::string> &taken, std::map<std::string, LoopDirective> &directives)
+        : a_(a), b_(b), shift_(shift), top_(top), top_value_(fresh_name(top, taken, 1)), taken_(taken),
+          directives_(directives) {}
 
 private:
     using IRMutator::visit;
@@ -157,6 +165,7 @@ private:
     const Buffer &b_;
     std::string shift_, top_, top_value_;
     std::set<std::string> &taken_;
+    std::map<std::string, LoopDirective> &directives_;
 
     Stmt visit(const For *op) override {
         if (op->name != a_.row_loop) return IRMutator::visit(op);
@@ -178,7 +187,7 @@ private:
         std::string fill = fresh_name(b_.name + "_fill", taken_, 1);
         std::string row = fresh_name(b_.name + "_row", taken_, 1);
         std::string slot = fresh_name(b_.name + "_slot", taken_, 1);
-        Stmt copy = copy_row(a_, b_, int_var(row), int_var(slot), fresh_name(b_.name + "_c", taken_, 1));
+        Stmt copy = copy_row(a_, b_, int_var(row), int_var(slot), fresh_name(b_.name + "_c", taken_, 1), directives_);
         copy = LetStmt::make(slot, wrapped(simplify(int_var(row) * int_const(p.width)) + int_var(shift_), p), copy);
         Stmt body = LetStmt::make(row, simplify(lo + int_var(fill)), IfThenElse::make(int_var(row) <= simplify(hi), copy));
         Stmt each = LetStmt::make(shift_, shift, Block::make(serial_for(fill, int_const(0), int_const(most), body), op->body));
@@ -192,7 +201,7 @@ private:
         int64_t filled = p.rows_before(p.out_rows - 1);
         if (filled >= p.height) return loop;
         std::string rest = fresh_name(b_.name + "_rest", taken_, 1);
-        Stmt drain = copy_row(a_, b_, int_var(rest), int_const(0), fresh_name(b_.name + "_d", taken_, 1));
+        Stmt drain = copy_row(a_, b_, int_var(rest), int_const(0), fresh_name(b_.name + "_d", taken_, 1), directives_);
         return Block::make(loop, serial_for(rest, int_const(filled), int_const(p.height - filled), drain));
     }
 };
@@ -216,11 +225,16 @@ void apply(FilterGraph &g, Buffer &b, WindowBufferAnalysis a) {
     std::string shift = fresh_name(b.name + "_shift", taken, 1);
     Stmt body = ReadRing(b.name, b.window_buffer, shift, taken).mutate(f.body);
     std::string top = fresh_name(b.name + "_top", taken, 1);
-    f.body = FillRing(a, b, shift, top, taken).mutate(body);
+    StreamLanes lanes = stream_lanes_of(g.filters[b.producers[0]], b.name);
+    b.stream_lanes = lanes.lanes;
+    b.stream_lane_stride = lanes.stride;
+    f.body = FillRing(a, b, shift, top, taken, f.directives).mutate(body);
     f.locals.emplace_back(b.window_buffer.ring, b.type, b.window_buffer.words());
     f.locals.emplace_back(top, Halide::Int(32), 1, true);
     recompute_edges(g);
-    for (int id : {b.producers[0], b.consumers[0]}) g.filters[id].body = drop_stream_index(g.filters[id].body, b.name);
+    for (int id : {b.producers[0], b.consumers[0]}) {
+        g.filters[id].body = drop_stream_index(g.filters[id].body, b.name, lanes);
+    }
     b.channel = ChannelKind::WindowBufferedStream;
     b.channel_reason = plan_text(f, b.window_buffer);
 }

@@ -15,7 +15,9 @@ namespace flowhls {
 /// channel * plane + row * width + column becomes a read of ring element
 /// channel * ring_rows * width + (row mod ring_rows) * width + column, addressed without a
 /// division (the oldest row's slot is carried across row iterations in a one-element local);
-/// rows no iteration reads are copied after the row loop, so the FIFO is read whole. Padding stays as the consumer
+/// rows no iteration reads are copied after the row loop, so the FIFO is read whole. When the
+/// producer writes the buffer in an HLS-unrolled loop the stream takes its lanes
+/// (stream_lanes_of) and the copy's loop over them is unrolled the same way. Padding stays as the consumer
 /// computes it (clamped reads, selects). The buffer records the plan (Buffer::window_buffer,
 /// for the token simulation and the reports) and why. Buffers it cannot transform keep their
 /// channel. A ping_pong directive on the buffer keeps it as it is. The index computations the

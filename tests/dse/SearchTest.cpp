@@ -861,6 +861,41 @@ TEST(SpaceInt8, ZooLenetInt8ConvsGetTheHwcUnrollAndJam) {
     EXPECT_EQ(node(s, "model_model_conv2")->orders[hwc_order(*node(s, "model_model_conv2"))].jams.back(), 16);
 }
 
+// The copy-out lanes of an "hwc" jam (OrderOption::lane_loop): conv1 of the int8 LeNet-5 (a
+// 5x5 reduction over 1 channel: 25 terms, at most 8 x J from j4 on) splits its own channel
+// loop at its jam by the largest divisor of J up to 16 and unrolls it (its output then leaves in
+// that many FIFOs); conv2 (150 terms: 6 channels x 5 x 5, above 8 x 16) gets no split.
+TEST(SpaceInt8, ZooLenetInt8StemCopyOutGetsLanesAtItsJam) {
+    std::string model = std::string(FLOWHLS_ZOO_DIR) + "/lenet5_int8/model.onnx";
+    if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (ctest fixture zoo_export_int8)";
+    DesignSpace s = space_of(import_onnx(model, OnnxImportOptions()));
+    auto lanes_at_last_jam = [&](const char *conv, int64_t *taps) {
+        const NodeKnobs *n = node(s, conv);
+        int h = n ? hwc_order(*n) : -1;
+        if (h < 0) return std::string("no hwc order");
+        const OrderOption &o = n->orders[h];
+        *taps = o.lane_taps;
+        PointChoices p(s.nodes.size());
+        p[n - s.nodes.data()] = {h, 0, static_cast<int>(o.jams.size()) - 1};
+        HlsSchedule schedule = point_schedule(s, p);
+        std::string out;
+        for (const LoopTransform &t : schedule.transforms()) {
+            if (t.kind == LoopTransform::Kind::Split && t.func == n->key && t.loop == o.lane_loop) {
+                out += "split " + t.inner + " " + std::to_string(t.factor);
+            }
+        }
+        for (const Directive &d : schedule.directives()) {
+            if (d.kind == Directive::Kind::Unroll && d.target == n->key && d.loop == o.lane_inner) out += " unrolled";
+        }
+        return out;
+    };
+    int64_t taps = 0;
+    EXPECT_EQ(lanes_at_last_jam("model_model_conv1", &taps), "split coli 6 unrolled");  // j6: 6 lanes
+    EXPECT_EQ(taps, 25);
+    EXPECT_EQ(lanes_at_last_jam("model_model_conv2", &taps), "");
+    EXPECT_EQ(taps, 150);
+}
+
 // The int8 LeNet-5's max-pools (FuseQdq's MaxPool on the int8 values, its window helper
 // `acc(d3, d2, d1, d0)`) in "hwc": the helper computed per row at the filter's `oy` as a
 // convolution's, its update `[d3, d1, kx, ky, d2, d0]` (the window's reduction outside the

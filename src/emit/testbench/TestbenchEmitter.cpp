@@ -30,7 +30,8 @@ std::string number(double v) {
 
 // The trace copy of the top function: after each filter that computes an ONNX value, the
 // buffers it writes are saved to FLOWHLS_TRACE_DIR/<buffer>.npy (a FIFO drained and refilled;
-// a fixed-point buffer converted to float64, exact for W <= 53).
+// a fixed-point buffer converted to float64, exact for W <= 53; a stream of several lanes is
+// not saved).
 std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
     const std::map<std::string, std::string> fixed = fixed_value_types(g);
     // The buffers keep their ap_fixed types with Vitis's hooks (whose pragmas g++ ignores).
@@ -44,7 +45,10 @@ std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
             const Buffer &b = g.buffer(w);
             std::string file = "\"" + b.name + ".npy\"", descr = "\"" + npy_descr(b.type) + "\"";
             auto fx = fixed.find(b.name);
-            if (fx != fixed.end()) {
+            if (style.streams && b.is_stream() && b.stream_lanes > 1) {
+                // Its FIFOs hold the values lane by lane: the common order is not recoverable here.
+                lines += "    /* " + b.name + ": a stream of " + std::to_string(b.stream_lanes) + " lanes, not traced */\n";
+            } else if (fx != fixed.end()) {
                 std::string call = style.streams && b.is_stream() ? "flowhls_trace_fixed_stream(" + b.name
                                    : b.is_scalar() ? "flowhls_trace_fixed(&" + b.name + ", 1"
                                                    : "flowhls_trace_fixed((const " + fx->second + " *)" + b.name + ", " +
