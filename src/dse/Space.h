@@ -228,7 +228,10 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 /// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. An output-channel jam
 /// copies per block the inputs `extracted` has in external memory (Input buffers with an
 /// OffChip channel: run place-weights on it first) that a stage of its helper reads indexed by
-/// the jam loop (OrderOption::jam_copy_inputs). Last, the order "hwc"
+/// the jam loop (OrderOption::jam_copy_inputs). A "reduction outside" order of a helper with
+/// no jam (a Gemm/MatMul: computed at `i`) whose update alone reads such inputs indexed by p
+/// copies them per block of kBlockCopyRows x U rows of p instead (OrderOption::block_copy_rows).
+/// Last, the order "hwc"
 /// (OrderOption::hwc) of every filter whose Func has 4 arguments [x, y, c, n] (innermost
 /// first) and one pure definition: (a) other than an ONNX Conv: the reorder [c, x, y, n], its
 /// unroll the channel loop c (when an accumulation helper, a pool's window, is computed inside
