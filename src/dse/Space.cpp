@@ -463,13 +463,14 @@ void add_block_copy(OrderOption &o, const HalideProgram &program, const std::set
         if (f <= kMaxBlockCopyUnroll && o.unroll_trip % (kBlockCopyRows * f) == 0) factors.push_back(f);
     }
     if (factors.empty() || factors[0] != 1) return;
-    // [p_i, the reductions (order's loops after p), p_o, the loops outside them].
-    size_t reductions = order.loops.size() - 1;
-    if (names.size() < 1 + reductions) return;
+    // [p_i, the reductions (order's loops after p), p_o, the stage's other loops in their
+    // order] (a fused QDQ Gemm's one-iteration ox, oy sit between its reductions: outside p_o).
     o.jam_order = {inner};
-    o.jam_order.insert(o.jam_order.end(), names.begin() + 1, names.begin() + 1 + static_cast<std::ptrdiff_t>(reductions));
+    o.jam_order.insert(o.jam_order.end(), order.loops.begin() + 1, order.loops.end());
     o.jam_order.push_back(outer);
-    o.jam_order.insert(o.jam_order.end(), names.begin() + 1 + static_cast<std::ptrdiff_t>(reductions), names.end());
+    for (const std::string &v : names) {
+        if (std::find(order.loops.begin(), order.loops.end(), v) == order.loops.end()) o.jam_order.push_back(v);
+    }
     o.jam_key = acc_key;
     o.jam_stage = acc_stage;
     o.jam_loop = p;
