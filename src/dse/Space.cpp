@@ -113,6 +113,8 @@ void add_helper_jam(OrderOption &o, const Function &f, const std::string &key, c
 std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std::set<std::string> &offchip,
                                          const Function &acc, const std::string &var, int only_stage = -1,
                                          std::vector<std::string> *readers = nullptr);
+void add_block_copy(OrderOption &o, const HalideProgram &program, const std::set<std::string> &offchip,
+                    const Function &acc, const std::string &acc_key, int acc_stage, const LoopTransform &order);
 
 // The dims of stage `s` of `f` (base name `name`) that are loops among `loops`, innermost
 // first: Halide drops a loop of one iteration (a 1x1 kernel's kx, ky; the 1x1 output of the
@@ -229,6 +231,9 @@ NodeKnobs node_knobs(const HalideProgram &program, const std::map<std::string, F
             if (!outside.jams.empty()) {
                 outside.jam_copy_inputs =
                     jam_copy_inputs(program, offchip, *acc, outside.jam_loop, -1, &outside.jam_copy_readers);
+            }
+            if (outside.jams.empty() && outside.block_at.empty()) {
+                add_block_copy(outside, program, offchip, *acc, acc_key, acc_stage, order);
             }
         }
         if (legal && trip > 1) n.orders.push_back(outside);
@@ -437,6 +442,44 @@ void add_reduction_jam(NodeKnobs &n, const HalideProgram &program, const Functio
             o.jam_init_unroll = loop_var(init[0].var);
         }
     }
+}
+
+// The per-block weight copy of the "reduction outside" order `o` of helper `acc` (key
+// `acc_key`, update stage `acc_stage`, reordered by `order`: p innermost, the reductions next;
+// OrderOption::block_copy_rows), when that stage alone reads inputs in `offchip` indexed by p,
+// the names `po`, `pi` are free and some unroll factor U has kBlockCopyRows x U dividing p's
+// trip (`o.unroll_trip`). `o` is unchanged otherwise.
+void add_block_copy(OrderOption &o, const HalideProgram &program, const std::set<std::string> &offchip,
+                    const Function &acc, const std::string &acc_key, int acc_stage, const LoopTransform &order) {
+    std::vector<std::string> names = reordered(stage_dims(acc, acc_stage), &order);
+    if (names.empty() || names[0] != o.unroll_loop || o.unroll_trip <= 1) return;
+    const std::string p = o.unroll_loop, outer = p + "o", inner = p + "i";
+    if (has_loop(acc, outer) || has_loop(acc, inner)) return;
+    std::vector<std::string> readers;
+    std::vector<std::string> inputs = jam_copy_inputs(program, offchip, acc, p, acc_stage, &readers);
+    if (inputs.empty()) return;
+    std::vector<int64_t> factors;
+    for (int64_t f : o.factors) {
+        if (f <= kMaxBlockCopyUnroll && o.unroll_trip % (kBlockCopyRows * f) == 0) factors.push_back(f);
+    }
+    if (factors.empty() || factors[0] != 1) return;
+    // [p_i, the reductions (order's loops after p), p_o, the stage's other loops in their
+    // order] (a fused QDQ Gemm's one-iteration ox, oy sit between its reductions: outside p_o).
+    o.jam_order = {inner};
+    o.jam_order.insert(o.jam_order.end(), order.loops.begin() + 1, order.loops.end());
+    o.jam_order.push_back(outer);
+    for (const std::string &v : names) {
+        if (std::find(order.loops.begin(), order.loops.end(), v) == order.loops.end()) o.jam_order.push_back(v);
+    }
+    o.jam_key = acc_key;
+    o.jam_stage = acc_stage;
+    o.jam_loop = p;
+    o.jam_outer = outer;
+    o.jam_inner = inner;
+    o.jam_copy_inputs = inputs;
+    o.jam_copy_readers = readers;
+    o.block_copy_rows = kBlockCopyRows;
+    o.factors = factors;
 }
 
 // The output-channel jam of order `o` of the filter Func `f` (key `key`, one pure stage)
@@ -997,6 +1040,29 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     add_block_copies(s, o, o.jam_helper_key, -1, helper.origin);
 }
 
+// The per-block weight copy of `o` at unroll `factor` (OrderOption::block_copy_rows; none
+// when 0): p split by block_copy_rows x factor, the block loop outside the reductions, the
+// copies at it.
+void add_block_copy_schedule(HlsSchedule &s, const OrderOption &o, int64_t factor) {
+    if (o.block_copy_rows == 0) return;
+    LoopTransform split = jam_stage_split(o, o.jam_loop, o.jam_outer, o.jam_inner, o.block_copy_rows * factor);
+    s.add(split);
+    LoopTransform order;
+    order.kind = LoopTransform::Kind::Reorder;
+    order.func = o.jam_key;
+    order.stage = o.jam_stage;
+    order.loops = o.jam_order;
+    order.origin = split.origin;
+    s.add(order);
+    add_block_copies(s, o, o.jam_key, -1, split.origin);
+}
+
+// The loop of `key` that `o`'s unroll and pipeline name: the block copy's point loop in its
+// helper, `unroll_loop` otherwise.
+std::string unrolled_loop(const OrderOption &o, const std::string &key) {
+    return o.block_copy_rows > 0 && key == o.jam_key ? o.jam_inner : o.unroll_loop;
+}
+
 }  // namespace
 
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices) {
@@ -1032,6 +1098,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
         }
         int64_t factor = o.factors.at(choices[i].unroll);
         add_jam_schedule(s, o, choices[i].jam, factor, map);
+        add_block_copy_schedule(s, o, factor);
         for (const LoopTransform &t : after_jam) s.add(t);
         for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
             Directive d;
@@ -1039,13 +1106,13 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             d.target = o.unroll_keys[k];
             // The split form's pipelined loop is the unroll loop's outer part.
             bool split = split_unroll(o, choices[i].jam, factor) && o.unroll_keys[k] == o.jam_key;
-            d.loop = split ? o.unroll_outer : o.unroll_loop;
+            d.loop = split ? o.unroll_outer : unrolled_loop(o, o.unroll_keys[k]);
             d.value = choices[i].ii;
             d.origin = "dse: " + o.unroll_keys[k];
             s.add(d);
         }
         if (factor <= 1) continue;
-        for (const std::string &key : o.unroll_keys) s.add(unroll_of(key, o.unroll_loop, factor, "dse: " + key));
+        for (const std::string &key : o.unroll_keys) s.add(unroll_of(key, unrolled_loop(o, key), factor, "dse: " + key));
     }
     return s;
 }
@@ -1059,6 +1126,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
              "/u" + std::to_string(o.factors.at(choices[i].unroll));
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
         if (choices[i].map && choices[i].jam > 0 && !o.map_at.empty()) t += "/map";
+        if (o.block_copy_rows > 0) t += "/b" + std::to_string(o.block_copy_rows * o.factors.at(choices[i].unroll));
         if (choices[i].ii > 1) t += "/ii" + std::to_string(choices[i].ii);
     }
     return t.empty() ? "naive" : t;

@@ -67,6 +67,18 @@ struct OrderOption {
     /// The helper's initialization (stage 0) with the same loop innermost, so that it also
     /// writes the block's channels in one pipelined iteration.
     std::vector<std::string> jam_helper_init_order;
+    /// Per-block weight copy of a "reduction outside" helper without a jam (a Gemm/MatMul whose
+    /// helper is computed at `i`, its weights in external memory: `jam_copy_inputs`), 0: none.
+    /// The helper's pipelined pure loop `jam_loop` (p) is split by `block_copy_rows` x the unroll
+    /// factor U into `jam_outer`, `jam_inner` in stage `jam_stage` of `jam_key`, the block loop
+    /// moved outside the reductions (`jam_order`: [p_i, reductions..., p_o, rest]) and each
+    /// input copied on chip per block (`in` at `jam_outer`): a block's `J x K` weights are
+    /// contiguous in the transB layout, one burst through the widened port (`J x K / 16`
+    /// cycles at 512 bits), then `K x J / U` iterations at II 1 whose accumulator recurrence
+    /// spans `block_copy_rows` iterations (the fadd's delay) instead of strided port reads
+    /// (one a cycle at best). The unroll applies to `jam_inner` in the helper; only factors U
+    /// with `block_copy_rows x U` dividing p's trip and U <= kMaxBlockCopyUnroll are offered.
+    int64_t block_copy_rows = 0;
     /// The kernel inputs in external memory (m_axi) the helper reads indexed by `jam_loop` (a
     /// Conv's weights and bias): at a jam, each is copied per block (`in` at `jam_outer`, a local buffer
     /// of the block's J x Cin x KH x KW weights loaded by one burst), so the J jammed reads hit
@@ -195,6 +207,11 @@ int hwc_order(const NodeKnobs &n);
 /// The largest HLS unroll (and jam) factor the space offers for one loop (infer-partitions'
 /// bank limit for consecutive elements).
 constexpr int64_t kMaxUnroll = 64;
+/// The block copy's rows per unrolled copy (OrderOption::block_copy_rows: the fadd's delay at
+/// the usual clocks, so the accumulator's recurrence spans that many iterations) and its
+/// largest unroll (a 512-bit beat's 16 floats: beyond it the copy outlasts the MACs).
+constexpr int64_t kBlockCopyRows = 4;
+constexpr int64_t kMaxBlockCopyUnroll = 16;
 /// The largest helper block per jammed channel (words) OrderOption::block_at offers.
 constexpr int64_t kMaxBlockWords = 1024;
 
@@ -236,7 +253,10 @@ std::vector<int64_t> unroll_factors(int64_t trip);
 /// (1, kMaxUnroll] and the names `VARo`, `VARi` are free in that stage. An output-channel jam
 /// copies per block the inputs `extracted` has in external memory (Input buffers with an
 /// OffChip channel: run place-weights on it first) that a stage of its helper reads indexed by
-/// the jam loop (OrderOption::jam_copy_inputs). Last, the order "hwc"
+/// the jam loop (OrderOption::jam_copy_inputs). A "reduction outside" order of a helper with
+/// no jam (a Gemm/MatMul: computed at `i`) whose update alone reads such inputs indexed by p
+/// copies them per block of kBlockCopyRows x U rows of p instead (OrderOption::block_copy_rows).
+/// Last, the order "hwc"
 /// (OrderOption::hwc) of every filter whose Func has 4 arguments [x, y, c, n] (innermost
 /// first) and one pure definition: (a) other than an ONNX Conv: the reorder [c, x, y, n], its
 /// unroll the channel loop c (when an accumulation helper, a pool's window, is computed inside

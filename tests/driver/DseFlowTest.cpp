@@ -289,6 +289,41 @@ TEST(DseFlow, LenetJamWithWeightBlockCopyPassesCsim) {
     for (int64_t ii : copied) EXPECT_EQ(ii, 1) << out;
 }
 
+// LeNet-5's fc1 with --weights axi in the "reduction outside" order at u2 as the space writes it
+// (OrderOption::block_copy_rows, tests/dse/SearchTest.cpp,
+// `SpaceBlockCopy.LenetGemmCopiesOffChipWeightRowsPerBlock`): blocks of 8 rows, each block's
+// 8 x 400 contiguous weights copied on chip (`in` at `jo`) before its reduction. C-sim passes;
+// the copy and the accumulation run at II 1.
+TEST(DseFlow, LenetGemmWeightBlockCopyPassesCsim) {
+    test::TempDir dir;
+    std::ofstream(dir / "fc.json") << R"({"/fc1/Gemm": {"unroll": [{"factor": 2, "loop": "j"}]},
+ "/fc1/Gemm#acc": {"compute_at": {"func": "/fc1/Gemm", "loop": "i"},
+                   "in": [{"func": "/fc1/Gemm#acc", "input": "w_fc1_weight", "loop": "jo"}],
+                   "schedule": [{"reorder": ["j", "k"], "stage": 1},
+                                {"split": {"factor": 8, "inner": "ji", "loop": "j", "outer": "jo"}, "stage": 1},
+                                {"reorder": ["ji", "k", "jo", "i"], "stage": 1}],
+                   "unroll": [{"factor": 2, "loop": "ji"}]}})";
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass " +
+                                    "buffer-inputs --directives " + (dir / "fc.json") + " --csim -o " + (dir / "c"),
+                                &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    nlohmann::json r = report(dir / "c");
+    int pipelined = 0;
+    for (const auto &f : r["filters"]) {
+        if (f["name"] != "fc1") continue;
+        for (const auto &l : f["loops"]) {
+            // The filter's copy-out (2 writes to its stream) is the only loop above II 1.
+            if (!l["pipelined"].get<bool>() || l["name"] == "j_3") continue;
+            EXPECT_EQ(l["ii"].get<int64_t>(), 1) << l.dump();
+            pipelined++;
+        }
+    }
+    EXPECT_EQ(pipelined, 3);  // the initialization, the copy, the accumulation
+}
+
 // LeNet-5's conv2 in "hwc" at j4, its weight block copied per block and row (below).
 const std::string kLenetHwcJamCopy = R"({
  "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},

@@ -603,6 +603,62 @@ TEST(SpaceHwc, LenetHwcJamHelperPerMapCopiesWeightsOncePerMap) {
     EXPECT_LT(per_map, per_row);
 }
 
+// With its weights in external memory, a Gemm's "reduction outside" order (no jam: its helper
+// is computed at `i`) copies a block of 4 x U rows of weights on chip per block (`in` at `jo`),
+// the block loop outside the reduction: a block's rows are contiguous in the transB layout, so
+// the copy is one burst through the widened port and the accumulation reads banks at II 1
+// instead of one strided m_axi read a cycle. Only unrolls U with 4U dividing j's trip and U
+// <= 16 are offered; with the weights in ROMs, no copy.
+TEST(SpaceBlockCopy, LenetGemmCopiesOffChipWeightRowsPerBlock) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    const NodeKnobs *rom_fc1 = node(space_of(p), "fc1");
+    ASSERT_NE(rom_fc1, nullptr);
+    EXPECT_EQ(rom_fc1->orders.at(1).block_copy_rows, 0);
+    DesignSpace s = axi_weight_space(p);
+    const NodeKnobs *fc1 = node(s, "fc1");
+    ASSERT_NE(fc1, nullptr);
+    const OrderOption &o = fc1->orders.at(1);
+    EXPECT_EQ(o.block_copy_rows, 4);
+    EXPECT_EQ(o.jam_copy_inputs, (std::vector<std::string>{"w_fc1_weight"}));
+    EXPECT_EQ(o.jam_order, (std::vector<std::string>{"ji", "k", "jo", "i"}));
+    EXPECT_EQ(o.factors, (std::vector<int64_t>{1, 2, 3, 5, 6, 10, 15}));  // 4U divides 120, U <= 16
+    EXPECT_TRUE(o.jams.empty());
+    PointChoices c(s.nodes.size());
+    c[static_cast<size_t>(fc1 - s.nodes.data())] = {1, 1, 0};  // u2: blocks of 8 rows
+    HlsSchedule sched = point_schedule(s, c);
+    std::string json = write_schedule_json(sched);
+    EXPECT_NE(json.find("{\"func\":\"/fc1/Gemm#acc\",\"input\":\"w_fc1_weight\",\"loop\":\"jo\"}"), std::string::npos)
+        << json;
+    EXPECT_NE(json.find("{\"split\":{\"factor\":8,\"inner\":\"ji\",\"loop\":\"j\",\"outer\":\"jo\"},\"stage\":1}"),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("{\"factor\":2,\"loop\":\"ji\"}"), std::string::npos) << json;
+    EXPECT_EQ(point_text(s, c), "fc1:outside/u2/b8");
+    EXPECT_EQ(parse_directives_json(json, "point.json"), sched);
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    options.weights = WeightPlacement::Axi;
+    HalideProgram copied = p, strided = p;
+    copied.directives.append(sched);
+    c[static_cast<size_t>(fc1 - s.nodes.data())].unroll = 0;
+    DesignSpace no_copy = s;
+    no_copy.nodes[static_cast<size_t>(fc1 - s.nodes.data())].orders[1].block_copy_rows = 0;
+    strided.directives.append(point_schedule(no_copy, c));  // the strided reads, u1
+    auto fc1_latency = [](const DesignEstimate &e) {
+        for (const FilterEstimate &f : e.filters) {
+            if (f.name == "fc1") return f.latency;
+        }
+        return int64_t{0};
+    };
+    int64_t a = fc1_latency(estimate_program(copied, options)), b = fc1_latency(estimate_program(strided, options));
+    ASSERT_GT(a, 0);
+    // u2 from the copy: 15 blocks x (8 x 400 / 16 + 8 x 400 / 2) cycles, about 51K; u1 strided
+    // reads: one per cycle at best, 48,000.
+    EXPECT_LT(a, 60000);
+    EXPECT_GT(b, a / 2 * 3 / 2) << a << " vs " << b;
+}
+
 // The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all
 // take it (no unroll, no jam) is exactly models/reduction_schedule.py's schedule with --hwc
 // and one tile per row (`--distance 100000 --min-tile 100000`), its Gemm entries left out
