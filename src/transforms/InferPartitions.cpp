@@ -109,6 +109,31 @@ std::string offsets_text(const AccessCase &c, const std::string &array) {
     return text + " per iteration";
 }
 
+// `e` without its clamps by constants (a min or max with a constant operand): the index a
+// padded read has inside the borders.
+class Unclamp : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const Min *op) override {
+        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
+    }
+    Expr visit(const Max *op) override {
+        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
+    }
+};
+
+// Whether some case's indices fall into fewer constant-offset groups once their clamps by
+// constants are removed: a constant apart inside the borders only (padded reads), which the
+// HLS tool cannot prove of the clamped indices, so they get no partition.
+bool apart_but_for_clamps(const std::vector<AccessCase> &cases) {
+    for (const AccessCase &c : cases) {
+        if (c.groups.size() < 2) continue;
+        std::vector<Expr> indices;
+        for (const ArrayAccess &a : c.accesses) indices.push_back(simplify(Unclamp().mutate(a.index)));
+        if (constant_offset_groups(indices).size() < c.groups.size()) return true;
+    }
+    return false;
+}
+
 // Whether the partition leaves no bank needing more ports than the memory has (or than
 // repeated accesses to one element need anyway) in any of the cases.
 bool serves(const std::vector<AccessCase> &cases, PartitionKind kind, int64_t factor, int64_t size, const Device &memory) {
@@ -182,6 +207,10 @@ Choice choose(const std::string &array, int64_t size, const std::vector<AccessCa
     if (small) return set(PartitionKind::Complete, 0);
     out.why_not = accesses + "; no cyclic (up to " + std::to_string(span <= kMaxCyclicSpan ? kMaxBanks : kMaxRowBanks) +
                   " banks) or block partition is proved to give each access its own bank";
+    if (apart_but_for_clamps(cases)) {
+        out.why_not += "; the indices are a constant apart but for clamps by constants (a padding's): their banks "
+                       "differ inside the borders only, which the HLS tool cannot prove";
+    }
     return out;
 }
 
