@@ -64,14 +64,17 @@ TEST(DsePrecisionAuto, CalibratesOnceCostsWidthsAndTheChoicePassesCsim) {
         << out;
     EXPECT_EQ(line_count(counter), 2);
     // The same space; every point's products at 24 bits take two DSP48E2s (imul24), at 16 one.
+    // The searches follow their own estimates (the trim's steps differ), so they need not visit
+    // the same points: the points both visited are compared.
     std::map<std::string, int64_t> d16 = dsp_by_knobs(test::read_file(dir / "d16/pareto.csv")),
                                    d24 = dsp_by_knobs(test::read_file(dir / "d24/pareto.csv"));
-    ASSERT_GE(d16.size(), 5u);
-    ASSERT_EQ(d16.size(), d24.size());
+    int common = 0;
     for (const auto &[knobs, dsp] : d16) {
-        ASSERT_TRUE(d24.count(knobs)) << knobs;
+        if (!d24.count(knobs)) continue;
+        common++;
         EXPECT_GT(d24[knobs], dsp) << knobs;
     }
+    EXPECT_GE(common, 5);
     EXPECT_EQ(d16["naive"], 5);  // measured (estimates): 5 at auto<16>, 10 at auto<24>
     EXPECT_EQ(d24["naive"], 10);
 
