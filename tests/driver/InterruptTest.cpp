@@ -35,19 +35,24 @@ pid_t start_flowhls(const std::vector<std::string> &args) {
     return pid;
 }
 
-// Whether `dir` holds a staging directory (".NAME.tmp-XXXXXX").
-bool has_staging(const std::string &dir) {
+// Whether `dir` holds a staging directory (".NAME.tmp-XXXXXX"); with `marked`, only one that
+// already holds its owner marker (".flowhls-staging").
+bool has_staging(const std::string &dir, bool marked = false) {
     std::error_code ec;
     for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
-        if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
+        if (e.path().filename().string().find(".tmp-") == std::string::npos) continue;
+        if (!marked || fs::exists(e.path() / ".flowhls-staging", ec)) return true;
     }
     return false;
 }
 
-// Waits until `dir` holds a staging directory (the compile has started writing); false after 60 s.
-bool wait_for_staging(const std::string &dir) {
+// Waits until `dir` holds a staging directory (the compile has started writing); false after
+// 60 s. With `marked`, waits for its owner marker too: a run killed between creating the
+// directory and writing the marker leaves an empty directory that the next compile removes only
+// once it is a minute old.
+bool wait_for_staging(const std::string &dir, bool marked = false) {
     for (int i = 0; i < 6000; i++) {
-        if (has_staging(dir)) return true;
+        if (has_staging(dir, marked)) return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return false;
@@ -76,7 +81,7 @@ TEST(Interrupted, StagingOfAKilledRunIsRemovedByTheNextCompile) {
     test::TempDir dir;
     fs::create_directories(dir / "out");
     pid_t pid = start_flowhls({"compile", "-e", "harris", "-o", dir / "out/h"});
-    ASSERT_TRUE(wait_for_staging(dir / "out"));
+    ASSERT_TRUE(wait_for_staging(dir / "out", /*marked=*/true));
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     EXPECT_TRUE(has_staging(dir / "out"));
