@@ -127,32 +127,6 @@ void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate 
     }
 }
 
-// DSP efficiency of `d`: multiply-accumulates achieved per cycle over what the DSPs in use
-// could do, a MAC of a type costing the DSPs of its multiplier and adder (0 without any). In a
-// design with floating-point multiplications those are the MACs (its integer ones are index
-// arithmetic); otherwise the integer multiplications.
-double dsp_efficiency_of(const DesignEstimate &d, const Device &device) {
-    bool floating = false;
-    for (const FilterEstimate &f : d.filters) {
-        for (const auto &kv : f.executed) floating = floating || ((kv.first == "fmul" || kv.first == "dmul") && kv.second > 0);
-    }
-    double macs = 0.0, dsp_per_mac = 0.0;
-    for (const FilterEstimate &f : d.filters) {
-        for (const auto &kv : f.executed) {
-            bool integer = kv.first.rfind("imul", 0) == 0;
-            if (kv.first != "fmul" && kv.first != "dmul" && !integer) continue;
-            if (integer && floating) continue;
-            macs += static_cast<double>(kv.second);
-            std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
-            int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);
-            dsp_per_mac = std::max(dsp_per_mac, static_cast<double>(cost));
-        }
-    }
-    if (d.interval <= 0 || d.total.dsp <= 0 || dsp_per_mac <= 0) return 0.0;
-    double achieved = macs / static_cast<double>(d.interval);
-    return std::min(1.0, achieved / (static_cast<double>(d.total.dsp) / dsp_per_mac));
-}
-
 // Contract: schedule_one of every filter of `graph`, in the graph's order, computed on up to
 // options.threads threads (each filter's schedule reads only the graph, the device and the
 // options). Throws what the first filter (in order) whose schedule throws threw, as the
@@ -240,6 +214,29 @@ DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, c
     d.dsp_efficiency = dsp_efficiency_of(d, device);
     d.throughput = d.interval > 0 ? device.clock_mhz * 1e6 / static_cast<double>(d.interval) : 0.0;
     return d;
+}
+
+// Contract: the DSP efficiency of `d`: the DSP-cycles its multiply-accumulates use over the DSP-cycles of
+// an interval (0 without any), a MAC of a type costing the DSPs of its multiplier and adder.
+// A filter's MACs are its floating-point multiplications when it has any (its integer ones
+// are then index arithmetic), otherwise its integer multiplications: a quantized graph's
+// integer convolutions count beside the float multiplications of its dequantization.
+double dsp_efficiency_of(const DesignEstimate &d, const Device &device) {
+    double mac_dsp_cycles = 0.0;
+    for (const FilterEstimate &f : d.filters) {
+        bool floating = false;
+        for (const auto &kv : f.executed) floating = floating || ((kv.first == "fmul" || kv.first == "dmul") && kv.second > 0);
+        for (const auto &kv : f.executed) {
+            bool integer = kv.first.rfind("imul", 0) == 0;
+            if (kv.first != "fmul" && kv.first != "dmul" && !integer) continue;
+            if (integer && floating) continue;
+            std::string add = kv.first == "fmul" ? "fadd" : kv.first == "dmul" ? "dadd" : "";
+            int cost = device.op(kv.first).dsp + (add.empty() ? 0 : device.op(add).dsp);
+            mac_dsp_cycles += static_cast<double>(kv.second) * cost;
+        }
+    }
+    if (d.interval <= 0 || d.total.dsp <= 0 || mac_dsp_cycles <= 0) return 0.0;
+    return std::min(1.0, mac_dsp_cycles / (static_cast<double>(d.interval) * static_cast<double>(d.total.dsp)));
 }
 
 }  // namespace flowhls

@@ -98,4 +98,9 @@ FilterEstimate estimate_filter(const FilterGraph &graph, const Filter &filter, c
 /// path; sequentially both are the sum. Pure analysis.
 DesignEstimate estimate_design(const FilterGraph &graph, const Device &device, const QorOptions &options);
 
+/// DSP-cycles spent on multiplications over the DSP-cycles of an interval (in [0, 1]; 0 without
+/// any): per filter, its floating-point multiplications if it has any, else its integer ones,
+/// each costing the DSPs of its multiplier (and adder, for floating point).
+double dsp_efficiency_of(const DesignEstimate &d, const Device &device);
+
 }  // namespace flowhls

@@ -632,6 +632,30 @@ TEST(QorReport, DspEfficiencyOfAPipelinedMac) {
     EXPECT_LE(e.dsp_efficiency, 1.0);
 }
 
+TEST(QorReport, DspEfficiencyCountsAQuantizedGraphsIntegerMacsBesideItsFloatDequantization) {
+    Device d = load_device("xcvu9p", 200);
+    const int fp_mac = d.op("fmul").dsp + d.op("fadd").dsp, int_mac = d.op("imul8").dsp;
+    ASSERT_GT(int_mac, 0);
+    DesignEstimate e;
+    e.interval = 1000;
+    FilterEstimate conv;  // integer convolution: 16 MACs a cycle
+    conv.name = "conv";
+    conv.executed = {{"imul8", 16000}, {"iadd", 16000}};
+    FilterEstimate deq;  // float dequantization of 10 outputs; its one integer multiply is index arithmetic
+    deq.name = "deq";
+    deq.executed = {{"fmul", 10}, {"imul32", 10}};
+    e.filters = {conv, deq};
+    e.total.dsp = 16 * int_mac + fp_mac;
+    double expected = (16000.0 * int_mac + 10.0 * fp_mac) / (1000.0 * e.total.dsp);
+    EXPECT_NEAR(dsp_efficiency_of(e, d), expected, 1e-12);
+    EXPECT_GT(dsp_efficiency_of(e, d), 0.75);  // before: only the 10 fmuls counted, about 0.002
+    e.filters = {deq};
+    e.total.dsp = fp_mac + d.op("imul32").dsp;
+    EXPECT_NEAR(dsp_efficiency_of(e, d), 10.0 * fp_mac / (1000.0 * e.total.dsp), 1e-12);
+    e.filters.clear();
+    EXPECT_EQ(dsp_efficiency_of(e, d), 0.0);
+}
+
 TEST(QorReport, OverBudgetDesignSaysWhatAndByHowMuch) {
     Device d = load_device("xc7z020", 100);
     d.capacity.dsp = 2;
