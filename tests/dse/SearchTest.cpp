@@ -621,6 +621,49 @@ TEST(Search, TrimRetriesTheStepsThatHeldWhenAllAtOnceFails) {
     EXPECT_EQ(r.chosen, 7) << pareto_csv(s, r);
 }
 
+// The trim's rounds: f0 needs its unrolls (64,000 cycles of work) and f1, f2, f3 collapse at
+// any unroll (70,000 cycles at 1, 1,000 from 2), so the search gives them u8 as f0; every one
+// step down holds until u1. With 3 points reserved, every node's step at once, again from the
+// point kept (u8 -> u4 -> u2: 2 points), lowers all three to u2; one step at a time after the
+// first round (u8 -> u4 at once, then f1 and f2 to u2) left f3 at u4.
+TEST(Search, TrimRepeatsEveryNodesStepAtOnce) {
+    DesignSpace s;
+    for (int i = 0; i < 4; i++) {
+        NodeKnobs n;
+        n.filter = n.key = "f" + std::to_string(i);
+        n.orders.push_back(toy_default_order(n.key));
+        s.nodes.push_back(n);
+    }
+    Evaluator model = [](const HlsSchedule &schedule) {
+        DesignEstimate e;
+        for (int i = 0; i < 4; i++) {
+            FilterEstimate f;
+            f.name = "f" + std::to_string(i);
+            int64_t u = 1;
+            for (const Directive &d : schedule.directives()) {
+                if (d.target == f.name && d.kind != Directive::Kind::Pipeline) u = d.value;
+            }
+            f.latency = i == 0 ? 64000 / u : (u == 1 ? 70000 : 1000);
+            f.resources.dsp = 5 * u;
+            e.filters.push_back(f);
+            e.interval = std::max(e.interval, f.latency);
+            e.total.dsp += f.resources.dsp;
+        }
+        e.latency = e.interval;
+        return e;
+    };
+    SearchOptions o = toy_options(1, 2000);
+    o.max_points = 12;  // 3 reserved for the trim
+    ASSERT_EQ(trim_reserve(o), 3);
+    SearchResult r = explore(s, model, o);
+    ASSERT_GE(r.chosen, 0) << pareto_csv(s, r);
+    const EvaluatedPoint &c = r.points[r.chosen];
+    EXPECT_EQ(c.origin.rfind("trim of ", 0), 0u) << pareto_csv(s, r);
+    EXPECT_EQ(c.interval, 8000) << pareto_csv(s, r);
+    for (size_t i = 1; i < 4; i++) EXPECT_EQ(c.choices[i].unroll, 1) << i << "\n" << pareto_csv(s, r);  // u2
+    EXPECT_EQ(c.total.dsp, 40 + 3 * 10) << pareto_csv(s, r);
+}
+
 // The trim of the fastest point over the budget: with 60 DSPs no point of the search fits (f2
 // alone takes 60 at II 1), but the fastest one it reaches (f0 u4, f1 u2: 16,000 cycles, 90
 // DSP) trims f2 to II 64 (5 DSP, 6,400 cycles) and fits: it is chosen. Without the trim's
