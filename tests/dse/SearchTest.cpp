@@ -621,14 +621,14 @@ TEST(Search, TrimRetriesTheStepsThatHeldWhenAllAtOnceFails) {
     EXPECT_EQ(r.chosen, 7) << pareto_csv(s, r);
 }
 
-// The trim's rounds: f0 needs its unrolls (64,000 cycles of work) and f1, f2, f3 collapse at
-// any unroll (70,000 cycles at 1, 1,000 from 2), so the search gives them u8 as f0; every one
+// The trim's rounds: f0 needs its unrolls (64,000 cycles of work) and f1..f5 collapse at any
+// unroll (70,000 cycles at 1, 1,000 from 2), so the balanced series gives them u8 as f0; every
 // step down holds until u1. With 3 points reserved, every node's step at once, again from the
-// point kept (u8 -> u4 -> u2: 2 points), lowers all three to u2; one step at a time after the
-// first round (u8 -> u4 at once, then f1 and f2 to u2) left f3 at u4.
+// point kept (u8 -> u4 -> u2: 2 points), lowers all five to u2; one step at a time after the
+// first round (2 points, one node each) left some at u4.
 TEST(Search, TrimRepeatsEveryNodesStepAtOnce) {
     DesignSpace s;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 6; i++) {
         NodeKnobs n;
         n.filter = n.key = "f" + std::to_string(i);
         n.orders.push_back(toy_default_order(n.key));
@@ -636,7 +636,7 @@ TEST(Search, TrimRepeatsEveryNodesStepAtOnce) {
     }
     Evaluator model = [](const HlsSchedule &schedule) {
         DesignEstimate e;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 6; i++) {
             FilterEstimate f;
             f.name = "f" + std::to_string(i);
             int64_t u = 1;
@@ -660,8 +660,8 @@ TEST(Search, TrimRepeatsEveryNodesStepAtOnce) {
     const EvaluatedPoint &c = r.points[r.chosen];
     EXPECT_EQ(c.origin.rfind("trim of ", 0), 0u) << pareto_csv(s, r);
     EXPECT_EQ(c.interval, 8000) << pareto_csv(s, r);
-    for (size_t i = 1; i < 4; i++) EXPECT_EQ(c.choices[i].unroll, 1) << i << "\n" << pareto_csv(s, r);  // u2
-    EXPECT_EQ(c.total.dsp, 40 + 3 * 10) << pareto_csv(s, r);
+    for (size_t i = 1; i < 6; i++) EXPECT_EQ(c.choices[i].unroll, 1) << i << "\n" << pareto_csv(s, r);  // u2
+    EXPECT_EQ(c.total.dsp, 40 + 5 * 10) << pareto_csv(s, r);
 }
 
 // The trim of the fastest point over the budget: with 60 DSPs no point of the search fits (f2
