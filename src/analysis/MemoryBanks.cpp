@@ -145,12 +145,46 @@ PortDemand multi_dimensional_demand(const std::vector<ArrayAccess> &accesses, co
     return out;
 }
 
+// port_demand of a reshaped array (ArrayPartition::reshape): one memory whose words hold
+// `factor` elements, so accesses to one word share its port. Block: element i is in word
+// i mod ceil(size / factor), so offsets of a group congruent modulo that share a word whatever
+// the base; cyclic: word i / factor, which depends on the base's phase modulo the factor: where
+// modulus_remainder gives it, offsets are placed in their words, else each distinct offset is
+// taken to be its own word. Reads of an array the iteration never writes count once
+// per word; index groups may meet.
+PortDemand reshaped_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size) {
+    int64_t factor = std::max<int64_t>(partition.factor, 1);
+    int64_t depth = std::max<int64_t>(1, (size + factor - 1) / factor);
+    bool once = read_only(accesses);
+    PortDemand out;
+    for (const ConstantOffsetGroup &group : groups_of(accesses)) {
+        std::set<int64_t> words;
+        // Cyclic: the base's phase modulo the factor, when known, places each offset in its word.
+        ModulusRemainder mr = modulus_remainder(simplify(group.base));
+        bool aligned = mr.modulus > 0 && mr.modulus % factor == 0;
+        int64_t phase = aligned ? ((mr.remainder % factor) + factor) % factor : 0;
+        for (size_t m = 0; m < group.members.size(); m++) {
+            int64_t off = group.offsets[m];
+            int64_t word = partition.kind == PartitionKind::Block ? ((off % depth) + depth) % depth
+                           : aligned                               ? floor_div(phase + off, factor)
+                                                                   : off;
+            if (accesses[group.members[m]].store) {
+                out.writes++;
+            } else if (!once || words.insert(word).second) {
+                out.reads++;
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 PortDemand port_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size,
                        const Scope<Interval> *ranges) {
     PortDemand out;
     if (partition.enabled && partition.kind == PartitionKind::Complete) return out;
+    if (partition.enabled && partition.reshape) return reshaped_demand(accesses, partition, size);
     if (partition.enabled && !partition.dims.empty()) {
         return multi_dimensional_demand(accesses, partition, ranges ? *ranges : Scope<Interval>::empty_scope());
     }

@@ -49,7 +49,10 @@ struct PortDemand {
 /// needs no ports (registers). A partition of several dimensions applies the rule to each
 /// dimension's index (dimension_indices, simplified with `ranges`): accesses whose indices are
 /// a constant apart in every partitioned dimension are placed in bank (offset mod factor) of
-/// each; others may meet in any bank. Pure.
+/// each; others may meet in any bank. A reshaped partition (ArrayPartition::reshape) is one
+/// memory of wide words: the accesses to distinct words are its demand (block: offsets a
+/// multiple of the word count apart share one; cyclic: by the base's phase modulo the factor
+/// when modulus_remainder knows it, else each distinct offset counts). Pure.
 PortDemand port_demand(const std::vector<ArrayAccess> &accesses, const ArrayPartition &partition, int64_t size,
                        const Halide::Internal::Scope<Halide::Internal::Interval> *ranges);
 

@@ -13,8 +13,20 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool complete(const ArrayPartition &p) { return p.enabled && p.kind == PartitionKind::Complete; }
 
-// Banks of an array partitioned (not completely) as `p`.
-int64_t bank_count(const ArrayPartition &p) { return p.enabled ? std::max<int64_t>(p.factor, 1) : 1; }
+// Banks of an array partitioned (not completely) as `p`: one for a reshape (ARRAY_RESHAPE).
+int64_t bank_count(const ArrayPartition &p) {
+    return p.enabled && !p.reshape ? std::max<int64_t>(p.factor, 1) : 1;
+}
+
+// Width of a bank's word: a reshape packs `factor` elements into one word.
+int word_bits(int bits, const ArrayPartition &p) {
+    return p.enabled && p.reshape ? bits * static_cast<int>(std::max<int64_t>(p.factor, 1)) : bits;
+}
+
+// Words of a bank: a reshape's memory holds ceil(size / factor) words.
+int64_t bank_depth(int64_t size, const ArrayPartition &p) {
+    return ceil_div(size, p.enabled ? std::max<int64_t>(p.factor, 1) : 1);
+}
 
 }  // namespace
 
@@ -86,9 +98,10 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &p, const Dev
         return st;
     }
     int64_t banks = bank_count(p);
-    int64_t depth = ceil_div(size, banks);
+    int64_t depth = bank_depth(size, p);
+    bits = word_bits(bits, p);
     if (depth * bits > device.register_threshold_bits) st.bram18k = banks * bram18k_for(depth, bits);
-    if (banks == 1 && device.uram_words > 0 && size <= device.uram_words && bits <= device.uram_bits &&
+    if (banks == 1 && device.uram_words > 0 && depth <= device.uram_words && bits <= device.uram_bits &&
         st.bram18k >= device.uram_min_bram18k) {
         st.bram18k = 0;
         st.uram = 1;
@@ -105,21 +118,22 @@ Storage uram_storage(int64_t size, int bits, const ArrayPartition &p, const Devi
     if (complete(p)) return array_storage(size, bits, p, device);  // registers
     Storage st;
     int64_t banks = bank_count(p);
-    st.uram = banks * uram_for(ceil_div(size, banks), bits, device.uram_words, device.uram_bits);
+    st.uram = banks * uram_for(bank_depth(size, p), word_bits(bits, p), device.uram_words, device.uram_bits);
     return st;
 }
 
 bool lutram_fits(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
     if (complete(p)) return false;
-    int64_t depth = ceil_div(size, bank_count(p));
-    return depth <= kLutramMaxDepth && depth * bits > device.register_threshold_bits;
+    int64_t depth = bank_depth(size, p);
+    return depth <= kLutramMaxDepth && depth * word_bits(bits, p) > device.register_threshold_bits;
 }
 
 Storage lutram_storage(int64_t size, int bits, const ArrayPartition &p, const Device &device) {
     if (complete(p)) return array_storage(size, bits, p, device);  // registers
     Storage st;
     int64_t banks = bank_count(p);
-    int64_t depth = ceil_div(size, banks);
+    int64_t depth = bank_depth(size, p);
+    bits = word_bits(bits, p);
     int64_t per_bank = ceil_div(depth, 64) * ceil_div(bits, 3) * 4 + (depth > 64 ? bits : 0);
     st.lut = banks * per_bank;
     st.ff = banks * bits;

@@ -38,7 +38,8 @@ std::string print_memory_ports(const FilterGraph &graph) {
                 std::string banks = !partition.enabled ? "one bank"
                                     : partition.kind == PartitionKind::Complete
                                         ? "registers"
-                                        : partition_kind_name(partition.kind) + " " + std::to_string(partition.factor) + " banks";
+                                        : partition_kind_name(partition.kind) + " " + std::to_string(partition.factor) +
+                                              (partition.reshape ? " banks reshaped into one" : " banks");
                 os << "// memory-ports: filter " << f.name << " loop " << it.loop << ": " << kv.first << " (" << size
                    << " elements, " << banks << ") " << reads << " read(s) " << writes << " write(s) per iteration; busiest bank "
                    << bank.reads << " read(s) " << bank.writes << " write(s); one element " << element.reads << " read(s) "

@@ -26,6 +26,7 @@ void put_partition(std::string &key, const ArrayPartition &p) {
     }
     put(key, static_cast<int64_t>(p.shape.size()));
     for (int64_t s : p.shape) put(key, s);
+    put(key, p.reshape);
 }
 
 }  // namespace

@@ -140,6 +140,7 @@ FilterGraph compile_extracted(FilterGraph graph, const HalideProgram &program, c
     if (options.target == HlsTarget::Vitis) {  // bind-uram fills the budget's URAM (default: 80%)
         po.uram.device = &device;
         po.lutram.device = &device;
+        po.reshape.device = &device;
         po.uram.uram_blocks =
             (options.budget.empty() ? dse::default_budget(device) : dse::parse_budget(options.budget, device)).uram;
     }

@@ -43,6 +43,11 @@ struct ArrayPartition {
     /// in bank (i_d mod factor_d) of each partitioned dimension d. `kind` is then Cyclic.
     std::vector<DimensionPartition> dims;
     std::vector<int64_t> shape;
+    /// The banks of a 1-D cyclic or block partition packed side by side into one memory of
+    /// words `factor` elements wide (Vitis ARRAY_RESHAPE; reshape-banks): one port pair for all
+    /// banks, an access a word (block: element i in word i mod ceil(size/factor); cyclic: word
+    /// i / factor).
+    bool reshape = false;
 };
 
 /// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice

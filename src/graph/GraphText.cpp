@@ -39,12 +39,14 @@ std::string int_list(const std::vector<int64_t> &v) {
 }
 
 std::string partition_line(const ArrayPartition &p, const char *indent) {
-    bool any = p.enabled || p.kind != PartitionKind::Cyclic || p.factor != 0 || p.inferred || !p.reason.empty();
+    bool any = p.enabled || p.kind != PartitionKind::Cyclic || p.factor != 0 || p.inferred || !p.reason.empty() ||
+               p.reshape;
     if (!any) return "";
     std::string out = std::string(indent) + "partition:";
     if (!p.enabled) out += " none";
     if (p.enabled || p.kind != PartitionKind::Cyclic) out += " " + partition_kind_name(p.kind);
     if (p.factor != 0) out += " factor " + std::to_string(p.factor);
+    if (p.reshape) out += " reshape";
     if (!p.dims.empty()) {
         // A partition of several dimensions: the shape (innermost first), then per dimension.
         out += " shape " + std::to_string(p.shape.size());
@@ -416,6 +418,7 @@ private:
             if (r.accept(partition_kind_name(k).c_str())) p.kind = k;
         }
         if (r.accept("factor")) p.factor = r.integer();
+        if (r.accept("reshape")) p.reshape = true;
         if (r.accept("shape")) {
             for (int64_t n = r.integer(); n > 0; n--) p.shape.push_back(r.integer());
             r.expect("dims");

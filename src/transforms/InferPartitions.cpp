@@ -313,4 +313,21 @@ std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::str
     return out;
 }
 
+bool partition_serves(const Filter &filter, const std::string &array, int64_t size, const ArrayPartition &partition) {
+    const Device memory;  // as infer_partitions: 1 read + 1 write port per bank
+    std::map<std::string, std::vector<AccessCase>> cases = access_cases(filter);
+    auto it = cases.find(array);
+    if (it == cases.end()) return true;
+    for (const AccessCase &c : it->second) {
+        Scope<Interval> scope = range_scope(c.ranges);
+        PortDemand d = port_demand(c.accesses, partition, size, &scope);
+        PortDemand e = same_element_demand(c.accesses);
+        if (d.reads > std::max<int64_t>(memory.read_ports, e.reads) ||
+            d.writes > std::max<int64_t>(memory.write_ports, e.writes)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace flowhls

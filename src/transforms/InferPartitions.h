@@ -31,4 +31,11 @@ PassResult infer_partitions(FilterGraph &graph);
 std::vector<int64_t> serving_cyclic_factors(const Filter &filter, const std::string &array, int64_t size,
                                             const std::vector<int64_t> &factors);
 
+/// Contract: whether `partition` (any kind, reshaped or not) serves `filter`'s accesses to the
+/// array `array` (`size` elements) as infer_partitions requires of its own choice: no bank
+/// (no word of a reshape) needs more than 1 read and 1 write per iteration of any pipelined
+/// loop (or what repeated accesses to one element need anyway); true when no pipelined loop
+/// of `filter` accesses it. Pure.
+bool partition_serves(const Filter &filter, const std::string &array, int64_t size, const ArrayPartition &partition);
+
 }  // namespace flowhls

@@ -96,6 +96,8 @@ const std::vector<PassEntry> &passes() {
          on_graph(infer_directives)},
         {{"infer-partitions", "array partitions for arrays accessed more often per pipeline iteration than they have ports"},
          on_graph(infer_partitions)},
+        {{"reshape-banks", "banks of integer ROMs read at one offset a cycle packed into wide words (ARRAY_RESHAPE)"},
+         [](FilterGraph &g, const PipelineOptions &o) { return reshape_banks(g, o.reshape); }},
         {{"bind-uram", "large banked local arrays (a jam's block copies) bound to UltraRAM within the URAM budget"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_uram(g, o.uram); }},
         {{"bind-lutram", "integer local arrays of shallow banks (row accumulators) bound to LUT RAM"},

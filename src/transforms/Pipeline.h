@@ -5,6 +5,7 @@
 #include "flowhls/Passes.h"
 #include "transforms/ApplyDirectives.h"
 #include "transforms/BindLutram.h"
+#include "transforms/ReshapeBanks.h"
 #include "transforms/BindUram.h"
 #include "transforms/PlaceWeights.h"
 
@@ -34,6 +35,8 @@ struct PipelineOptions {
     UramOptions uram;
     /// Which integer local arrays of shallow banks go to LUT RAM (bind-lutram).
     LutramOptions lutram;
+    /// Which integer ROMs' banks are packed into wide words (reshape-banks).
+    ReshapeOptions reshape;
     /// Run verify_graph on the input and after every pass; a violation is an internal error
     /// (std::logic_error) naming the pass after which it appeared. On in debug builds.
 #ifdef NDEBUG

@@ -2,6 +2,7 @@
 // of the ScaleHLS gemm example (seed 003).
 #include "analysis/LoopScheduler.h"
 #include "analysis/MemoryModel.h"
+#include "analysis/MemoryBanks.h"
 #include "analysis/QorEstimator.h"
 #include "flowhls/Error.h"
 
@@ -418,6 +419,44 @@ TEST(QorDirectives, LutramBoundLocalTakesLutsPerBank) {
     EXPECT_EQ(lutram.resources.bram18k, 0);
     EXPECT_EQ(lutram.resources.lut - bram.resources.lut, 64 * 11 * 4);  // ceil(32 / 3) x 4 LUTs a bank
     EXPECT_EQ(lutram.resources.ff - bram.resources.ff, 64 * 32);
+}
+
+// A reshaped int8 weight (reshape-banks: ResNet-18 layer1's 64 x 576 weights, block 64): one
+// memory of 576 words of 512 bits instead of 64 banks each in its own BRAM18K; its 64 reads at
+// offsets 576 apart are one word, reads at two offsets of a bank two.
+TEST(QorDirectives, ReshapedInt8BanksTakeOneWideMemory) {
+    FilterGraph g;
+    g.buffers = {Buffer{"out", Halide::Float(32), {4}, BufferKind::Output}};
+    g.args = {"out"};
+    Filter f{"out", "compute_out", store("out", 1.0f, 0), {}, {}, {}, "", {}};
+    f.locals = {LocalBuffer{"w", Halide::Int(8), 64 * 576}};
+    f.locals[0].partition.enabled = true;
+    f.locals[0].partition.kind = PartitionKind::Block;
+    f.locals[0].partition.factor = 64;
+    g.filters.push_back(f);
+    recompute_edges(g);
+    Device d = load_device("xczu9eg", 281);
+    FilterEstimate banks = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(banks.resources.bram18k, 64);  // 576 x 8 bits a bank
+    g.filters[0].locals[0].partition.reshape = true;
+    FilterEstimate words = estimate_filter(g, g.filters[0], d, QorOptions());
+    EXPECT_EQ(words.resources.bram18k, 29);  // 576 x 512 bits: 29 of 1,024 x 18
+    std::vector<ArrayAccess> same, two;
+    for (int b = 0; b < 64; b++) same.push_back(ArrayAccess{false, var("k") + b * 576});
+    two = same;
+    two.push_back(ArrayAccess{false, var("k") + 1});
+    const ArrayPartition &p = g.filters[0].locals[0].partition;
+    EXPECT_EQ(port_demand(same, p, 64 * 576, nullptr).reads, 1);
+    EXPECT_EQ(port_demand(two, p, 64 * 576, nullptr).reads, 2);
+    ArrayPartition cyclic8 = cyclic(8);
+    cyclic8.reshape = true;
+    std::vector<ArrayAccess> aligned, unaligned;
+    for (int b = 0; b < 8; b++) {
+        aligned.push_back(ArrayAccess{false, var("k") * 8 + b});
+        unaligned.push_back(ArrayAccess{false, var("k") + b});
+    }
+    EXPECT_EQ(port_demand(aligned, cyclic8, 4096, nullptr).reads, 1);
+    EXPECT_EQ(port_demand(unaligned, cyclic8, 4096, nullptr).reads, 8);
 }
 
 TEST(QorDirectives, CompletePartitionHasNoPortLimit) {

@@ -88,6 +88,7 @@ int run_opt(const OptArgs &a) {
     if (parse_hls_target(a.target) == HlsTarget::Vitis) {
         o.uram.device = &device;
         o.lutram.device = &device;
+        o.reshape.device = &device;
         o.uram.uram_blocks = (a.budget.empty() ? dse::default_budget(device) : dse::parse_budget(a.budget, device)).uram;
     }
     run_passes(graph, a.passes, o);

@@ -15,9 +15,14 @@ namespace flowhls {
 
 namespace {
 
-// The ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled).
+// The ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled); ARRAY_RESHAPE
+// for a reshape (its banks packed side by side into one word).
 std::string partition_pragma(const std::string &name, const ArrayPartition &p) {
     if (!p.enabled) return "";
+    if (p.reshape && p.dims.empty()) {
+        return "#pragma HLS ARRAY_RESHAPE variable=" + name + " type=" + partition_kind_name(p.kind) +
+               " factor=" + std::to_string(p.factor) + " dim=1\n";
+    }
     if (!p.dims.empty()) {
         // One pragma per partitioned dimension; C's dim=1 is the outermost (Halide's last).
         std::string lines;
