@@ -31,11 +31,14 @@ std::string interface_mode_name(InterfaceMode mode);
 /// One directive as the user wrote it, keyed by names (resolved against the filter graph by
 /// the apply-directives pass, which reports names that do not exist).
 struct Directive {
-    enum class Kind { Pipeline, Unroll, Partition, Stream, PingPong, Interface, Dataflow, Inline };
+    enum class Kind { Pipeline, Unroll, Partition, Stream, PingPong, Interface, Dataflow, Inline, DataflowLoop };
     Kind kind = Kind::Pipeline;
     /// The Func (filter or buffer), kernel argument, or region the directive is attached to.
     std::string target;
-    /// For Pipeline/Unroll: the loop variable's name (the loop `target.sN.loop`).
+    /// For Pipeline/Unroll/DataflowLoop: the loop variable's name (the loop `target.sN.loop`).
+    /// DataflowLoop: the loop's body is a dataflow region whose first task copies a block
+    /// (an `in` copy computed at that loop) into a ping-pong buffer: the copy of iteration
+    /// k + 1 overlaps the rest of iteration k (docs/directives.md, `dataflow_loop`).
     std::string loop;
     /// Pipeline: target II. Unroll: factor (0: complete). Partition: factor (0 for complete).
     /// Stream: FIFO depth (0: computed by balance-streams).
@@ -144,6 +147,9 @@ public:
     HlsSchedule &dataflow(const std::string &region, bool enable = true);
     /// Inline the filter computing `func` into its caller (`inline` is a C++ keyword).
     HlsSchedule &inline_filter(const Halide::Func &func);
+    /// Make the body of loop `loop` of `func` a dataflow region (Directive::Kind::DataflowLoop):
+    /// the block copy computed at that loop runs one iteration ahead into a ping-pong buffer.
+    HlsSchedule &dataflow_loop(const Halide::Func &func, const std::string &loop);
 
     /// Loop transformations (Halide scheduling primitives, applied before lowering). `stage`
     /// 0 is the pure definition, k the update k-1; loops are named by their variable.

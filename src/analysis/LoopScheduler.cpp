@@ -121,6 +121,9 @@ public:
     // When set (the function's own scheduler), the windows of its top-level loops per buffer.
     std::map<std::string, std::pair<int64_t, int64_t>> *windows = nullptr;
     int64_t last_depth = 0;    // depth of the last pipelined loop scheduled
+    // When set (the body of a dataflow loop, LoopDirective::dataflow): the latency of each loop
+    // directly in the statement run (its tasks), in order.
+    std::vector<int64_t> *tasks = nullptr;
 
     // With `source` set, times are path lengths from that load (recurrence delays, with the
     // operators' recurrence latencies; other values are off the path: -1).
@@ -414,7 +417,9 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         done = std::max(done, stmt_time(ev->value));
     } else if (const For *f = s.as<For>()) {
         int64_t start = std::max(seq, done);
-        seq = start + loop(f, loops);
+        int64_t cycles = loop(f, loops);
+        if (tasks) tasks->push_back(cycles);
+        seq = start + cycles;
         done = seq;
         if (windows) {
             BufferAccesses acc = buffer_accesses(Stmt(f));
@@ -451,6 +456,7 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
             if (!c.defined()) continue;
             Scheduler sub(*this);
             sub.windows = nullptr;
+            sub.tasks = nullptr;
             sub.accesses.clear();
             sub.operations.clear();
             sub.executed.clear();
@@ -738,6 +744,9 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
     body.lets = lets;
     body.multiplier = multiplier * trip;
     std::vector<LoopEstimate> inner;
+    std::vector<int64_t> tasks;
+    const bool dataflow = context.dataflow(op->name);
+    if (dataflow) body.tasks = &tasks;
     int64_t body_latency = body.run(op->body, &inner);
     merge(body);
     // Code outside pipelines shares one instance of each operator.
@@ -751,6 +760,19 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
     est.trip = trip;
     est.depth = static_cast<int>(body_latency + kLoopIterationCycles + kCallCycles * body.calls);
     est.latency = trip * est.depth + 1;
+    if (dataflow && tasks.size() >= 2) {
+        // A dataflow body (a block copy, then its computation): the tasks of consecutive
+        // iterations overlap, each iteration's slowest task sets the interval, the others run
+        // once more to fill and drain; the body's straight-line code stays in every iteration.
+        int64_t sum = 0, slowest = 0;
+        for (int64_t t : tasks) {
+            sum += t;
+            slowest = std::max(slowest, t);
+        }
+        const int64_t rest = std::max<int64_t>(0, body_latency - sum);
+        est.depth = static_cast<int>(slowest + rest + kLoopIterationCycles + kCallCycles * body.calls);
+        est.latency = (sum - slowest) + trip * est.depth + 1;
+    }
     last_depth = body.last_depth;
     if (loops) {
         loops->push_back(est);
@@ -762,6 +784,12 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
 }  // namespace
 
 int64_t call_cycles(int64_t calls) { return calls >= 2 ? kCallCycles * calls - 1 : 0; }
+
+bool FilterContext::dataflow(const std::string &name) const {
+    if (!directives) return false;
+    auto it = directives->find(name);
+    return it != directives->end() && it->second.dataflow;
+}
 
 int FilterContext::pipeline_ii(const std::string &name) const {
     if (!directives) return 0;

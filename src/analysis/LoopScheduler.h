@@ -26,6 +26,9 @@ struct FilterContext {
 
     /// The pipeline target II of loop `name` (0: no pipeline directive).
     int pipeline_ii(const std::string &name) const;
+    /// Whether loop `name`'s body is a dataflow region (LoopDirective::dataflow): its tasks'
+    /// iterations overlap, priced as sum(tasks) + (trip - 1) x max(tasks).
+    bool dataflow(const std::string &name) const;
     /// The memory kind of array `name` (LocalRam when unknown).
     MemoryKind kind_of(const std::string &name) const;
 };

@@ -79,10 +79,13 @@ Resources filter_resources(const FilterSchedule &schedule, const std::vector<Loc
                      : l.lutram ? lutram_storage(l.size, l.type.bits(), l.partition, device)
                                 : array_storage(l.size, l.type.bits(), l.partition, device);
         if (st.bram18k > 0 || st.uram > 0 || st.lut > 0) add("local_ram", 1);
-        r.bram18k += st.bram18k;
-        r.uram += st.uram;
-        r.ff += st.ff;
-        r.lut += st.lut;
+        // A dataflow loop's ping-pong local: two copies of its storage and their switch.
+        const int64_t copies = l.ping_pong_loop.empty() ? 1 : 2;
+        if (copies > 1) add("ping_pong", 1);
+        r.bram18k += copies * st.bram18k;
+        r.uram += copies * st.uram;
+        r.ff += copies * st.ff;
+        r.lut += copies * st.lut;
     }
     return r;
 }

@@ -58,6 +58,7 @@ std::string schedule_context_key(const FilterContext &context, const QorOptions 
             put(key, d.unroll);
             put(key, d.inferred);
             put(key, d.pipeline_inferred);
+            put(key, d.dataflow);
         }
     }
     put(key, static_cast<int64_t>(context.value_bits.size()));

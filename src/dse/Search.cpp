@@ -73,6 +73,7 @@ public:
         neighbourhood();
         limit_ = options_.max_points;
         per_map();
+        ping_pong();
         fill(trim_reserve(options_) / 2);
         trim_over_budget();
         trim();
@@ -99,7 +100,7 @@ private:
         std::string k;
         for (const Choice &x : c) {
             k += std::to_string(x.order) + "." + std::to_string(x.unroll) + "." + std::to_string(x.jam) + "." +
-                 std::to_string(x.ii) + (x.map ? "m" : "") + ",";
+                 std::to_string(x.ii) + (x.map ? "m" : "") + (x.ping_pong ? "p" : "") + ",";
         }
         return k;
     }
@@ -654,6 +655,7 @@ private:
         for (size_t u = 0; u < o.factors.size(); u++) {
             for (size_t j = 0; j < std::max<size_t>(1, o.jams.size()); j++) {
                 Choice t{c.order, static_cast<int>(u), static_cast<int>(j), 0, c.map && j > 0};
+                t.ping_pong = c.ping_pong && offers_ping_pong(o, t);
                 int64_t p = total_unroll(n, t);
                 if (p > lo && p <= std::min(hi, fill_copies())) out.push_back(t);
             }
@@ -757,6 +759,39 @@ private:
             some = true;
         }
         if (some) add(next, "map of " + std::to_string(from));
+    }
+
+    // The double-buffered block copies ("ping-pong of N", Choice::ping_pong), from the chosen
+    // point: every node whose point copies blocks (offers_ping_pong) takes it at once, one
+    // evaluation; when that point does not fit (each copy's buffer twice), the nodes whose
+    // filters are slower than every other filter alone, one more. The copy of block b + 1 then
+    // overlaps the computation with block b. The points are candidates of the choice like any
+    // other, and the fill and the trim after it keep the double buffers.
+    void ping_pong() {
+        const int from = choice();
+        if (from < 0 || full() || !latency_.count(static_cast<size_t>(from))) return;
+        const PointChoices &at = result_.points[from].choices;
+        PointChoices all = at;
+        std::set<std::string> offered;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            if (at[i].ping_pong || !offers_ping_pong(space_.nodes[i].orders[at[i].order], at[i])) continue;
+            all[i].ping_pong = true;
+            offered.insert(space_.nodes[i].filter);
+        }
+        if (offered.empty() || !add(all, "ping-pong of " + std::to_string(from))) return;
+        if (result_.points.back().fits || full()) return;
+        int64_t others = 0;
+        for (const auto &f : latency_.at(static_cast<size_t>(from))) {
+            if (!offered.count(f.first)) others = std::max(others, f.second);
+        }
+        PointChoices slow = at;
+        bool some = false;
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            if (!offered.count(space_.nodes[i].filter) || latency(from, space_.nodes[i].filter) <= others) continue;
+            slow[i].ping_pong = true;
+            some = true;
+        }
+        if (some && slow != all) add(slow, "ping-pong of " + std::to_string(from));
     }
 
     // The fill ("fill of N"), from the chosen point, with at most `points` evaluations: the DSPs

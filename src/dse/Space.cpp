@@ -1065,6 +1065,10 @@ std::string unrolled_loop(const OrderOption &o, const std::string &key) {
 
 }  // namespace
 
+bool offers_ping_pong(const OrderOption &o, const Choice &c) {
+    return o.block_copy_rows > 0 || (c.jam > 0 && !o.jam_copy_inputs.empty() && !o.reduction_jam);
+}
+
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices) {
     HlsSchedule s;
     bool naive = true;
@@ -1100,6 +1104,14 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
         add_jam_schedule(s, o, choices[i].jam, factor, map);
         add_block_copy_schedule(s, o, factor);
         for (const LoopTransform &t : after_jam) s.add(t);
+        if (choices[i].ping_pong && offers_ping_pong(o, choices[i])) {
+            Directive d;
+            d.kind = Directive::Kind::DataflowLoop;  // the block copy double-buffered
+            d.target = o.jam_key;
+            d.loop = o.jam_outer;
+            d.origin = "dse: " + o.jam_key;
+            s.add(d);
+        }
         for (size_t k = 0; choices[i].ii > 1 && !o.unroll_loop.empty() && k < o.unroll_keys.size(); k++) {
             Directive d;
             d.kind = Directive::Kind::Pipeline;
@@ -1127,6 +1139,7 @@ std::string point_text(const DesignSpace &space, const PointChoices &choices) {
         if (choices[i].jam > 0) t += "/j" + std::to_string(o.jams.at(choices[i].jam));
         if (choices[i].map && choices[i].jam > 0 && !o.map_at.empty()) t += "/map";
         if (o.block_copy_rows > 0) t += "/b" + std::to_string(o.block_copy_rows * o.factors.at(choices[i].unroll));
+        if (choices[i].ping_pong && offers_ping_pong(o, choices[i])) t += "/pp";
         if (choices[i].ii > 1) t += "/ii" + std::to_string(choices[i].ii);
     }
     return t.empty() ? "naive" : t;

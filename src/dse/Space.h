@@ -191,8 +191,13 @@ struct Choice {
     int ii = 0;
     /// The helper computed per map (OrderOption::map_at; only with a jam, where offered).
     bool map = false;
+    /// The block copy double-buffered (offers_ping_pong): the copy's loop is a dataflow loop
+    /// (Directive::Kind::DataflowLoop), the copy of block b + 1 overlapping the computation with
+    /// block b, at the price of a second copy of the block buffer.
+    bool ping_pong = false;
     bool operator==(const Choice &o) const {
-        return order == o.order && unroll == o.unroll && jam == o.jam && ii == o.ii && map == o.map;
+        return order == o.order && unroll == o.unroll && jam == o.jam && ii == o.ii && map == o.map &&
+               ping_pong == o.ping_pong;
     }
 };
 using PointChoices = std::vector<Choice>;
@@ -200,6 +205,11 @@ using PointChoices = std::vector<Choice>;
 /// The factor point `c` of node `n` gives loop variable `var`: the unroll factor for the
 /// unrolled loop, the jam factor for the jam loop, else 1.
 int64_t loop_factor(const NodeKnobs &n, const Choice &c, const std::string &var);
+
+/// Whether `o` at `c` copies blocks of its inputs on chip (a Gemm's block copy,
+/// OrderOption::block_copy_rows, or a jam's copy of `jam_copy_inputs`), so that Choice::ping_pong
+/// can double-buffer them.
+bool offers_ping_pong(const OrderOption &o, const Choice &c);
 
 /// The index of the "hwc" order of `n` (OrderOption::hwc), -1 when it has none.
 int hwc_order(const NodeKnobs &n);
@@ -295,12 +305,13 @@ int64_t total_unroll(const NodeKnobs &n, const Choice &c);
 /// unroll, and an `in` copy at `jam_outer` of each of `jam_copy_inputs`; with Choice::map the
 /// helper's compute_at moves to `map_at` and `jam_outer` goes outside `map_row`). With
 /// DesignSpace::inline_nodes, every node's filter gets an `inline` directive (not at the
-/// all-zero point). Pure.
+/// all-zero point). With Choice::ping_pong where offers_ping_pong, a `dataflow_loop` directive
+/// on the copies' loop (`jam_outer` of `jam_key`). Pure.
 HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices);
 
 /// A short text of a point ("tmp:outside/u10/j4 D_out:default/u2 relu:hwc/u1 sm:default/u1/ii32";
-/// only nodes off the default; `/jJ` only for a jam, `/iiN` only for an II), "naive" for the
-/// all-zero point.
+/// only nodes off the default; `/jJ` only for a jam, `/iiN` only for an II, `/pp` for a
+/// double-buffered block copy), "naive" for the all-zero point.
 std::string point_text(const DesignSpace &space, const PointChoices &choices);
 
 }  // namespace flowhls::dse

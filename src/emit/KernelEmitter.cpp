@@ -126,6 +126,20 @@ void print_resident_copy(const Buffer &b, const KernelStyle &style, const TypeNa
 void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &style, const ValueTypes &values,
                   const TypeNames &types, std::ostream &os) {
     const CDialect &dialect = style.dialect;
+    // The declaration of local `l` at `indent` with its storage pragmas.
+    auto declare = [&](const LocalBuffer &l, const std::string &indent) {
+        std::ostringstream d;
+        auto declared = values.types.find(l.name);
+        d << indent << (declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
+        if (!l.scalar) d << array_extents(l.size, l.partition);
+        // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
+        if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) d << " = {0}";
+        d << ";\n";
+        if (!l.scalar) d << style.hooks->array_pragmas(l.name, l.partition);
+        if (l.uram) d << style.hooks->resident_pragmas(l.name);  // bind-uram: its banks in UltraRAM
+        if (l.lutram) d << style.hooks->lutram_pragmas(l.name);  // bind-lutram: its banks in LUT RAM
+        return d.str();
+    };
     std::set<std::string> scalars, streams;
     printed_as_values(g, f, style, scalars, streams);
     std::map<std::string, std::vector<std::string>> pragmas, prefix_pragmas;
@@ -134,6 +148,17 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
         style.hooks->loop_pragmas(d.second, body, before);
         if (!body.empty()) pragmas[d.first] = body;
         if (!before.empty()) prefix_pragmas[d.first] = before;
+    }
+    // A dataflow loop's ping-pong locals are declared in its body (the region): its channels.
+    for (const LocalBuffer &l : f.locals) {
+        if (l.ping_pong_loop.empty()) continue;
+        std::string text = declare(l, "        ");
+        std::vector<std::string> &lines = pragmas[l.ping_pong_loop];
+        for (size_t start = 0; start < text.size();) {
+            size_t end = text.find('\n', start);
+            lines.push_back(text.substr(start, end - start));
+            start = end + 1;
+        }
     }
     CPrinter printer(dialect, scalars, streams, pragmas, prefix_pragmas, values.types, values.pragmas);
     printer.set_shapes(shaped_arrays(g, f), f.body);
@@ -155,15 +180,7 @@ void print_filter(const FilterGraph &g, const Filter &f, const KernelStyle &styl
     os << values.comment;
     if (!f.returns.empty()) os << "    " << element_type(g.buffer(f.returns), types) << " " << f.returns << ";\n";
     for (const LocalBuffer &l : f.locals) {
-        auto declared = values.types.find(l.name);
-        os << "    " << (declared != values.types.end() ? declared->second : c_type(l.type)) << " " << l.name;
-        if (!l.scalar) os << array_extents(l.size, l.partition);
-        // Registers (completely partitioned locals) start at zero: warm-up reads are defined.
-        if (!l.scalar && l.partition.enabled && l.partition.kind == PartitionKind::Complete) os << " = {0}";
-        os << ";\n";
-        if (!l.scalar) os << style.hooks->array_pragmas(l.name, l.partition);
-        if (l.uram) os << style.hooks->resident_pragmas(l.name);  // bind-uram: its banks in UltraRAM
-        if (l.lutram) os << style.hooks->lutram_pragmas(l.name);  // bind-lutram: its banks in LUT RAM
+        if (l.ping_pong_loop.empty()) os << declare(l, "    ");
     }
     for (const Buffer *b : params) {
         if (b->channel == ChannelKind::Resident) print_resident_copy(*b, style, types, os);

@@ -38,8 +38,8 @@ const std::vector<std::pair<std::string, Halide::TailStrategy>> &tail_strategies
 // them), and those that hold loop transformations, in the order a target's are applied: `in`
 // last, so that a copy can be computed at a loop the Func's own `schedule` made (the block loop
 // of a jam inside a helper).
-const std::vector<std::string> kDirectiveKeys = {"dataflow", "inline",   "interface", "partition",
-                                                 "ping_pong", "pipeline", "stream",    "unroll"};
+const std::vector<std::string> kDirectiveKeys = {"dataflow",  "dataflow_loop", "inline", "interface", "partition",
+                                                 "ping_pong", "pipeline",      "stream", "unroll"};
 const std::vector<std::string> kTransformKeys = {"compute_at", "compute_root", "schedule", "storage", "store_at", "in"};
 
 std::string directive_key(Directive::Kind kind) {
@@ -52,6 +52,7 @@ std::string directive_key(Directive::Kind kind) {
     case Directive::Kind::Interface: return "interface";
     case Directive::Kind::Dataflow: return "dataflow";
     case Directive::Kind::Inline: return "inline";
+    case Directive::Kind::DataflowLoop: return "dataflow_loop";
     }
     return "?";
 }
@@ -358,6 +359,16 @@ private:
             } else if (key == "ping_pong" || key == "inline") {
                 d.kind = key == "inline" ? Directive::Kind::Inline : Directive::Kind::PingPong;
                 if (boolean(v, where)) schedule_.add(d);
+            } else if (key == "dataflow_loop") {
+                for (auto &item : items(v, where)) {
+                    Directive l = d;
+                    l.origin = origin(item.first);
+                    keys(item.second, item.first, {"loop"}, {"loop"});
+                    l.kind = Directive::Kind::DataflowLoop;
+                    l.loop = string(item.second["loop"], item.first + ".loop");
+                    if (l.loop.empty()) fail(item.first + ".loop", "empty loop name");
+                    schedule_.add(l);
+                }
             } else if (key == "dataflow") {
                 d.kind = Directive::Kind::Dataflow;
                 d.enable = boolean(v, where);
@@ -507,6 +518,15 @@ HlsSchedule &HlsSchedule::dataflow(const std::string &region, bool enable) {
     d.target = region;
     d.enable = enable;
     d.origin = api_origin("dataflow(" + region + ")");
+    return add(d);
+}
+
+HlsSchedule &HlsSchedule::dataflow_loop(const Halide::Func &func, const std::string &loop) {
+    Directive d;
+    d.kind = Directive::Kind::DataflowLoop;
+    d.target = func.name();
+    d.loop = loop;
+    d.origin = api_origin("dataflow_loop(" + func.name() + ", " + loop + ")");
     return add(d);
 }
 
@@ -680,6 +700,7 @@ json directive_json(const Directive &d) {
     case Directive::Kind::PingPong:
     case Directive::Kind::Inline: return true;
     case Directive::Kind::Dataflow: return d.enable;
+    case Directive::Kind::DataflowLoop: return {{"loop", d.loop}};
     case Directive::Kind::Interface:
         if (d.bundle.empty()) return interface_mode_name(d.mode);
         return {{"mode", interface_mode_name(d.mode)}, {"bundle", d.bundle}};
@@ -721,7 +742,8 @@ json transform_json(const LoopTransform &t) {
 }
 
 bool is_list_key(const std::string &key) {
-    return key == "pipeline" || key == "unroll" || key == "partition" || key == "schedule" || key == "in";
+    return key == "pipeline" || key == "unroll" || key == "partition" || key == "schedule" || key == "in" ||
+           key == "dataflow_loop";
 }
 
 }  // namespace

@@ -233,6 +233,10 @@ struct LocalBuffer {
     bool uram = false;
     /// Bound to LUT RAM (bind_storage impl=lutram; set by bind-lutram): shallow banks.
     bool lutram = false;
+    /// Written by the copy task of a dataflow loop (LoopDirective::dataflow; set by
+    /// apply-directives): that loop's name; the local is then a ping-pong buffer (two copies of
+    /// its storage), declared inside the loop's body (the dataflow region). Empty: none.
+    std::string ping_pong_loop;
 };
 
 /// LoopDirective::unroll value of a complete unroll.
@@ -248,6 +252,10 @@ struct LoopDirective {
     bool inferred = false;
     /// The user only unrolled this loop; infer-directives added the pipeline (docs/directives.md).
     bool pipeline_inferred = false;
+    /// The loop's body is a dataflow region (a `dataflow` directive with a loop): its tasks (the
+    /// loops directly in the body, a block copy first) overlap across iterations, the copy of
+    /// iteration k + 1 with the computation of iteration k, through ping-pong locals.
+    bool dataflow = false;
 };
 
 /// A filter: one root-level producer of the lowered pipeline with its loop nest.

@@ -142,13 +142,16 @@ void print_filter(const Filter &f, std::ostream &os) {
         else if (d.second.unroll != 0) os << " unroll " << d.second.unroll;
         if (d.second.pipeline_inferred) os << " pipeline-inferred";
         if (d.second.inferred) os << " inferred";
+        if (d.second.dataflow) os << " dataflow";
         os << "\n";
     }
     os << "  reads: " << join_names(f.reads) << "\n";
     os << "  writes: " << join_names(f.writes) << "\n";
     for (const LocalBuffer &l : f.locals) {
         os << "  local " << name_text(l.name) << ": " << type_text(l.type) << "[" << l.size << "]"
-           << (l.scalar ? " scalar" : "") << (l.uram ? " uram" : "") << (l.lutram ? " lutram" : "") << "\n";
+           << (l.scalar ? " scalar" : "") << (l.uram ? " uram" : "") << (l.lutram ? " lutram" : "");
+        if (!l.ping_pong_loop.empty()) os << " ping-pong " << name_text(l.ping_pong_loop);
+        os << "\n";
         if (!l.dims.empty()) os << "    dims: " << int_list(l.dims) << "\n";
         os << partition_line(l.partition, "    ");
     }
@@ -571,6 +574,7 @@ private:
                 if (a.accept("unroll")) d.unroll = a.accept("complete") ? kUnrollComplete : a.integer();
                 d.pipeline_inferred = a.accept("pipeline-inferred");
                 d.inferred = a.accept("inferred");
+                d.dataflow = a.accept("dataflow");
                 f.directives[n] = d;
             } else if (a.accept("reads:")) {
                 f.reads = a.names();
@@ -587,6 +591,7 @@ private:
                 l.scalar = a.accept("scalar");
                 l.uram = a.accept("uram");
                 l.lutram = a.accept("lutram");
+                if (a.accept("ping-pong")) l.ping_pong_loop = a.name();
                 a.end();
                 k = attribute_lines(k, "local", [&](LineReader &d, size_t &) {
                     if (d.accept("dims:")) l.dims = d.int_list();

@@ -40,6 +40,39 @@ std::pair<std::string, std::string> split_loop_name(const std::string &name) {
     return {parts.func, parts.var};
 }
 
+// The Funcs produced directly in the body of loop `loop` of `body` (ProducerConsumer nodes not
+// inside a nested loop or branch).
+std::set<std::string> body_producers(const Stmt &body, const std::string &loop) {
+    class Find : public IRVisitor {
+    public:
+        explicit Find(const std::string &loop) : loop(loop) {}
+        std::set<std::string> names;
+
+    private:
+        using IRVisitor::visit;
+        const std::string &loop;
+        void visit(const For *op) override {
+            if (op->name == loop) collect(op->body);
+            else IRVisitor::visit(op);
+        }
+        void collect(const Stmt &s) {
+            if (const Block *b = s.as<Block>()) {
+                collect(b->first);
+                collect(b->rest);
+            } else if (const LetStmt *l = s.as<LetStmt>()) {
+                collect(l->body);
+            } else if (const Allocate *a = s.as<Allocate>()) {
+                collect(a->body);
+            } else if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+                if (pc->is_producer) names.insert(pc->name);
+                collect(pc->body);
+            }
+        }
+    } find(loop);
+    body.accept(&find);
+    return find.names;
+}
+
 std::string join(const std::set<std::string> &names) {
     std::string s;
     for (const std::string &n : names) s += (s.empty() ? "" : ", ") + n;
@@ -121,6 +154,7 @@ private:
         case Directive::Kind::Interface: return apply_interface(d);
         case Directive::Kind::Dataflow: return apply_dataflow(d);
         case Directive::Kind::Inline: return apply_inline(d);
+        case Directive::Kind::DataflowLoop: return apply_dataflow_loop(d);
         }
     }
 
@@ -355,6 +389,35 @@ private:
     void apply_dataflow(const Directive &d) {
         if (d.target != g.name) fail(d, "unknown region '" + d.target + "' (the kernel's top function is '" + g.name + "')");
         g.dataflow_disabled = !d.enable;
+    }
+
+    // A loop whose body is a dataflow region: the locals its body's producers write (the block
+    // copies computed at it) become its ping-pong buffers.
+    void apply_dataflow_loop(const Directive &d) {
+        std::string func = resolve(d);
+        int matched = 0;
+        for (const LoopRef &l : loops) {
+            auto parts = split_loop_name(l.name);
+            if (parts.first != func && halide_base_name(parts.first) != func) continue;
+            if (!loop_name_matches(parts.second, d.loop)) continue;
+            Filter &f = g.filters[l.filter];
+            std::set<std::string> produced = body_producers(f.body, l.name);
+            int copies = 0;
+            for (LocalBuffer &b : f.locals) {
+                if (!produced.count(b.name) || b.scalar) continue;
+                b.ping_pong_loop = l.name;
+                copies++;
+            }
+            // Another stage's loop of that name (a jam's split initialization) copies nothing.
+            if (copies == 0) continue;
+            LoopDirective &ld = f.directives[l.name];
+            ld.dataflow = true;
+            matched++;
+        }
+        if (!matched) {
+            fail(d, "Func '" + func + "' has no loop '" + d.loop + "' that computes a local buffer in its body (a "
+                    "dataflow loop needs a block copy, an `in` copy computed at it, to overlap with the rest of its body)");
+        }
     }
 
     void apply_inline(const Directive &d) {

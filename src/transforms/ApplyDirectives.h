@@ -24,7 +24,10 @@ struct DirectiveOptions {
 /// Filter::directives (inferred = false) of the filter containing the loop, partition in
 /// Buffer::partition / LocalBuffer::partition translated to the flattened array, stream and
 /// ping_pong in Buffer::channel_request / requested_depth, interface in Buffer::interface,
-/// dataflow in FilterGraph::dataflow_disabled, inline in Filter::inline_function. Changes no
+/// dataflow in FilterGraph::dataflow_disabled, inline in Filter::inline_function, dataflow_loop
+/// in LoopDirective::dataflow of each loop of that name whose body produces locals (the block
+/// copies computed at it; other stages' loops of that name are left alone) and in those
+/// locals' LocalBuffer::ping_pong_loop. Changes no
 /// filter body. Throws flowhls::Error naming the directive's origin for an unknown Func, loop,
 /// argument or region (listing those that exist) and for a directive its target cannot take.
 PassResult apply_directives(FilterGraph &graph, const DirectiveOptions &options);

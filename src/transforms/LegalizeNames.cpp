@@ -228,6 +228,13 @@ PassResult legalize_names(FilterGraph &graph) {
         }
         result.changed |= directives.size() != f.directives.size();
         f.directives = directives;
+        // A ping-pong local follows its dataflow loop.
+        for (LocalBuffer &l : f.locals) {
+            auto it = rename.loop_names.find(l.ping_pong_loop);
+            if (!l.ping_pong_loop.empty() && it != rename.loop_names.end() && !it->second.empty()) {
+                l.ping_pong_loop = *it->second.begin();
+            }
+        }
     }
     recompute_edges(graph);
     return result;

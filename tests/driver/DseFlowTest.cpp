@@ -324,6 +324,57 @@ TEST(DseFlow, LenetGemmWeightBlockCopyPassesCsim) {
     EXPECT_EQ(pipelined, 3);  // the initialization, the copy, the accumulation
 }
 
+// The same block copy double-buffered (dse Choice::ping_pong: a `dataflow_loop` directive on
+// the block loop `jo`): the copy's buffer is declared in the block loop's body, a dataflow
+// region, so the copy of block jo + 1 overlaps the accumulation with block jo. C-sim passes for
+// Vitis and for Bambu (whose C runs the body in order), and fc1's estimate drops.
+TEST(DseFlow, LenetGemmPingPongBlockCopyPassesCsim) {
+    test::TempDir dir;
+    const std::string json = R"({"/fc1/Gemm": {"unroll": [{"factor": 2, "loop": "j"}]},
+ "/fc1/Gemm#acc": {"compute_at": {"func": "/fc1/Gemm", "loop": "i"},
+                   "dataflow_loop": [{"loop": "jo"}],
+                   "in": [{"func": "/fc1/Gemm#acc", "input": "w_fc1_weight", "loop": "jo"}],
+                   "schedule": [{"reorder": ["j", "k"], "stage": 1},
+                                {"split": {"factor": 8, "inner": "ji", "loop": "j", "outer": "jo"}, "stage": 1},
+                                {"reorder": ["ji", "k", "jo", "i"], "stage": 1}],
+                   "unroll": [{"factor": 2, "loop": "ji"}]}})";
+    std::string single = json;
+    single.erase(single.find("                   \"dataflow_loop\""), std::string("                   \"dataflow_loop\": [{\"loop\": \"jo\"}],\n").size());
+    ASSERT_EQ(single.find("dataflow_loop"), std::string::npos);
+    std::ofstream(dir / "pp.json") << json;
+    std::ofstream(dir / "one.json") << single;
+    const std::string common = "compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs ";
+    std::string out;
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "pp.json") + " --csim -o " + (dir / "p"), &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    const std::string bambu = "compile " + kLenet + " --device xcu280 --clock 200 --target bambu --weights axi --disable-pass "
+                              "buffer-inputs --directives " + (dir / "pp.json");
+    ASSERT_EQ(test::run_flowhls(bambu + " --csim -o " + (dir / "b"), &out), 0) << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    ASSERT_EQ(test::run_flowhls(common + "--directives " + (dir / "one.json") + " -o " + (dir / "o"), &out), 0) << out;
+    std::ifstream kernel(dir / "p/kernel.cpp");
+    std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
+    // The block loop's body opens with the region's pragma and its ping-pong buffer.
+    size_t loop = code.find("L_j_jo: for");
+    ASSERT_NE(loop, std::string::npos) << code;
+    size_t pragma = code.find("#pragma HLS DATAFLOW", loop), buffer = code.find("float fc1_weight_in_in_fc1_op[3200];", loop);
+    EXPECT_NE(pragma, std::string::npos);
+    EXPECT_NE(buffer, std::string::npos);
+    EXPECT_LT(pragma, code.find("L_i_rebased_w", loop));
+    EXPECT_LT(buffer, code.find("L_i_rebased_w", loop));
+    auto fc1 = [&](const std::string &d) {
+        const nlohmann::json r = report(d);
+        for (const auto &f : r["filters"]) {
+            if (f["name"] == "fc1") return f["latency"].get<int64_t>();
+        }
+        return int64_t{0};
+    };
+    const int64_t pp = fc1(dir / "p"), one = fc1(dir / "o");
+    EXPECT_GT(pp, 0);
+    // 15 blocks: 14 copies of 8 x 400 / 16 = 200 cycles overlap the accumulations.
+    EXPECT_LT(pp, one - 14 * 150) << pp << " vs " << one;
+}
+
 // LeNet-5's conv2 in "hwc" at j4, its weight block copied per block and row (below).
 const std::string kLenetHwcJamCopy = R"({
  "/conv2/Conv": {"schedule": [{"reorder": ["co", "ox", "oy", "n"]}]},
@@ -364,6 +415,26 @@ TEST(DseFlow, LenetHwcJamWithWeightBlockCopyPassesCsim) {
     std::ifstream kernel(dir / "h/kernel.cpp");
     std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
     EXPECT_NE(code.find("max_widen_bitwidth=512"), std::string::npos);
+}
+
+// The "hwc" jam's block copy double-buffered (`dataflow_loop` on the helper's block loop
+// `coo`; the initialization's loop of that name copies nothing and is left alone): C-sim passes.
+TEST(DseFlow, LenetHwcJamPingPongBlockCopyPassesCsim) {
+    std::string pp = kLenetHwcJamCopy;
+    const std::string at = R"("in": [{"input": "conv2.weight")";
+    ASSERT_NE(pp.find(at), std::string::npos);
+    pp.insert(pp.find(at), R"("dataflow_loop": [{"loop": "coo"}], )");
+    test::TempDir dir;
+    std::ofstream(dir / "pp.json") << pp;
+    std::string out;
+    ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 --weights axi --disable-pass buffer-inputs "
+                                "--directives " + (dir / "pp.json") + " --csim -o " + (dir / "h"), &out),
+              0)
+        << out;
+    EXPECT_NE(out.find("csim: PASS"), std::string::npos) << out;
+    std::ifstream kernel(dir / "h/kernel.cpp");
+    std::string code((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
+    EXPECT_NE(code.find("#pragma HLS DATAFLOW"), std::string::npos);
 }
 
 // The same point with the helper per map (dse Choice::map): computed at n, the block loop

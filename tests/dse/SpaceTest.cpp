@@ -620,6 +620,60 @@ TEST(SpaceBlockCopy, LenetGemmCopiesOffChipWeightRowsPerBlock) {
     EXPECT_GT(b, a / 2 * 3 / 2) << a << " vs " << b;
 }
 
+// The ping-pong block copy (Choice::ping_pong): LeNet-5's fc1 with off-chip weights at u10
+// copies blocks of 40 rows (40 x 400 / 16 = 1,000 cycles through the 512-bit port) and
+// accumulates each in 400 x 40 / 10 = 1,600; double-buffered, the copy of block b + 1 overlaps
+// the accumulation of block b: about 1,000 + 3 x 1,600 cycles instead of 3 x 2,600, and the
+// block buffer's block RAM twice. The schedule names the copy's loop in a `dataflow_loop`
+// directive; an order without a copy offers nothing.
+TEST(SpaceBlockCopy, PingPongOverlapsTheGemmBlockCopyWithItsAccumulation) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = axi_weight_space(p);
+    const NodeKnobs *fc1 = node(s, "fc1");
+    ASSERT_NE(fc1, nullptr);
+    const size_t n = static_cast<size_t>(fc1 - s.nodes.data());
+    ASSERT_EQ(fc1->orders.at(1).factors.at(5), 10);
+    PointChoices c(s.nodes.size());
+    c[n] = {1, 5, 0};  // u10: blocks of 40 rows
+    EXPECT_FALSE(offers_ping_pong(fc1->orders.at(0), c[n]));
+    EXPECT_TRUE(offers_ping_pong(fc1->orders.at(1), c[n]));
+    PointChoices pp = c;
+    pp[n].ping_pong = true;
+    EXPECT_EQ(point_text(s, c), "fc1:outside/u10/b40");
+    EXPECT_EQ(point_text(s, pp), "fc1:outside/u10/b40/pp");
+    HlsSchedule sched = point_schedule(s, pp);
+    std::string json = write_schedule_json(sched);
+    EXPECT_NE(json.find("\"dataflow_loop\": [\n      {\"loop\":\"jo\"}"), std::string::npos) << json;
+    EXPECT_EQ(parse_directives_json(json, "point.json"), sched);
+    EXPECT_EQ(write_schedule_json(point_schedule(s, c)).find("dataflow_loop"), std::string::npos);
+    PointChoices default_pp(s.nodes.size());
+    default_pp[n].ping_pong = true;  // the default order copies nothing: no directive, no text
+    EXPECT_EQ(write_schedule_json(point_schedule(s, default_pp)).find("dataflow_loop"), std::string::npos);
+    EXPECT_EQ(point_text(s, default_pp).find("/pp"), std::string::npos);
+
+    CompileOptions options;
+    options.device = "xcvu9p";
+    options.clock_mhz = 200;
+    options.weights = WeightPlacement::Axi;
+    HalideProgram single = p, twice = p;
+    single.directives.append(point_schedule(s, c));
+    twice.directives.append(sched);
+    auto fc1_of = [](const DesignEstimate &e) {
+        for (const FilterEstimate &f : e.filters) {
+            if (f.name == "fc1") return f;
+        }
+        return FilterEstimate();
+    };
+    FilterEstimate a = fc1_of(estimate_program(single, options)), b = fc1_of(estimate_program(twice, options));
+    ASSERT_GT(a.latency, 0);
+    ASSERT_GT(b.latency, 0);
+    // Two of the three copies (about 1,000 cycles each) overlap an accumulation.
+    EXPECT_LT(b.latency, a.latency - 1800) << a.latency << " vs " << b.latency;
+    EXPECT_GT(b.latency, 3 * 1600 + 1000) << b.latency;  // not below the copy's fill and the MACs
+    // The second copy of the 40 x 400 floats' banks (cyclic: at least one BRAM18K each).
+    EXPECT_GT(b.resources.bram18k, a.resources.bram18k) << a.resources.bram18k << " vs " << b.resources.bram18k;
+}
+
 // The streaming layout "hwc": every 4-D node of LeNet-5 offers it, and the point where all
 // take it (no unroll, no jam) is exactly models/reduction_schedule.py's schedule with --hwc
 // and one tile per row (`--distance 100000 --min-tile 100000`), its Gemm entries left out

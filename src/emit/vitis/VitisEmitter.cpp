@@ -104,6 +104,9 @@ ValueTypes ap_int_types(const FilterGraph &g, const Filter &f) {
 class VitisHooks : public KernelHooks {
 public:
     void loop_pragmas(const LoopDirective &d, std::vector<std::string> &body, std::vector<std::string> &) const override {
+        // A dataflow loop: its body's tasks (the block copy into its ping-pong locals, the
+        // computation) overlap across iterations.
+        if (d.dataflow) body.push_back("#pragma HLS DATAFLOW");
         if (d.pipeline_ii > 0) body.push_back("#pragma HLS PIPELINE II=" + std::to_string(d.pipeline_ii));
         if (d.unroll != 0) {
             body.push_back(d.unroll == kUnrollComplete ? "#pragma HLS UNROLL"
