@@ -43,6 +43,11 @@ struct ArrayPartition {
     /// in bank (i_d mod factor_d) of each partitioned dimension d. `kind` is then Cyclic.
     std::vector<DimensionPartition> dims;
     std::vector<int64_t> shape;
+    /// Non-zero (a 1-D array of `factor` banks, or of one bank when not enabled; set by
+    /// bind-uram on a URAM-resident weight): elements i and i + pairs share one word of twice
+    /// the width, two floats a 72-bit UltraRAM word. A multiple of the banks, so element i stays
+    /// in bank i mod factor. Emitted as a [2][pairs] array, ARRAY_RESHAPE complete on its dim 1.
+    int64_t pairs = 0;
 };
 
 /// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice

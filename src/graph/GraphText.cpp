@@ -39,7 +39,8 @@ std::string int_list(const std::vector<int64_t> &v) {
 }
 
 std::string partition_line(const ArrayPartition &p, const char *indent) {
-    bool any = p.enabled || p.kind != PartitionKind::Cyclic || p.factor != 0 || p.inferred || !p.reason.empty();
+    bool any = p.enabled || p.kind != PartitionKind::Cyclic || p.factor != 0 || p.inferred || !p.reason.empty() ||
+               p.pairs != 0;
     if (!any) return "";
     std::string out = std::string(indent) + "partition:";
     if (!p.enabled) out += " none";
@@ -54,6 +55,7 @@ std::string partition_line(const ArrayPartition &p, const char *indent) {
             out += " " + std::to_string(d.dim) + " " + partition_kind_name(d.kind) + " " + std::to_string(d.factor);
         }
     }
+    if (p.pairs != 0) out += " pairs " + std::to_string(p.pairs);
     if (p.inferred) out += " inferred";
     if (!p.reason.empty()) out += " " + quoted(p.reason);
     return out + "\n";
@@ -434,6 +436,7 @@ private:
                 p.dims.push_back(d);
             }
         }
+        if (r.accept("pairs")) p.pairs = r.integer();
         if (r.accept("inferred")) p.inferred = true;
         if (r.peek_quote()) p.reason = r.quoted_text();
         r.end();
