@@ -290,6 +290,7 @@ void print_top_function(const FilterGraph &g, const KernelStyle &style, const st
         if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
         k << ";\n";
         if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
+        if (b.uram) k << style.hooks->resident_pragmas(b.name);  // bind-uram: its copies in UltraRAM
     }
     for (const Filter &f : g.filters) {
         k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";

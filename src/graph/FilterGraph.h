@@ -187,6 +187,9 @@ struct Buffer {
     /// (storage index) travels in FIFO (i / stream_lane_stride) mod stream_lanes, each FIFO in
     /// the common order (stream_lanes_of, set by the pass that makes the stream). 1: one FIFO.
     int64_t stream_lanes = 1, stream_lane_stride = 1;
+    /// An on-chip channel (ping-pong or array) bound to UltraRAM (bind-uram; bind_storage
+    /// impl=uram in the top function): each copy's banks in their own blocks.
+    bool uram = false;
     /// Words of storage a line buffer (unified buffer) would need for a sliding-window
     /// consumer of this buffer (0: not a sliding window; set by detect-streams).
     int64_t line_buffer_words = 0;

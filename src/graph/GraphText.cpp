@@ -103,6 +103,7 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
         os << "\n";
     }
     os << partition_line(b.partition, "    ");
+    if (b.uram) os << "    storage: uram\n";
     const LineBufferPlan &p = b.line_buffer;
     if (!default_plan(p)) {
         os << "    line buffer: planes " << p.planes << " height " << p.height << " width " << p.width << " window "
@@ -486,6 +487,9 @@ private:
                 b.interface.inferred = !a.accept("(directive)");
             } else if (a.accept("partition:")) {
                 b.partition = partition(a);
+            } else if (a.accept("storage:")) {
+                a.expect("uram");
+                b.uram = true;
             } else if (a.accept("line buffer:")) {
                 LineBufferPlan &p = b.line_buffer;
                 const std::pair<const char *, std::vector<int64_t *>> numbers[] = {

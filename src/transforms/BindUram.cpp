@@ -26,7 +26,10 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) continue;  // arguments
         ChannelImplementation impl = channel_of(b);
         if (impl.memory == MemoryKind::Fifo) continue;
-        used += array_storage(b.size(), stored_bits(graph, b), b.partition, device).uram * impl.copies;
+        used += (b.uram ? uram_storage(b.size(), stored_bits(graph, b), b.partition, device)
+                        : array_storage(b.size(), stored_bits(graph, b), b.partition, device))
+                    .uram *
+                impl.copies;
     }
     for (const Filter &f : graph.filters) {
         for (const LocalBuffer &l : f.locals) {
@@ -42,10 +45,26 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
 constexpr int64_t kMaxUramBanks = 128;
 
 struct Candidate {
-    LocalBuffer *local;
+    LocalBuffer *local;  // a local array, or
+    Buffer *channel;     // an on-chip channel between filters (its copies)
     int64_t saved_bram18k, uram;
     ArrayPartition partition;  // what the local gets when bound
 };
+
+// On-chip channels (ping-pong buffers, arrays) in block RAM whose every bank needs at least
+// the part's uram_min_bram18k: candidates at their partition, all their copies.
+void channel_candidates(FilterGraph &graph, const Device &device, std::vector<Candidate> &candidates) {
+    for (Buffer &b : graph.buffers) {
+        if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.uram) continue;
+        ChannelImplementation impl = channel_of(b);
+        int bits = stored_bits(graph, b);
+        if (impl.memory != MemoryKind::LocalRam || bits > device.uram_bits || !b.partition.dims.empty()) continue;
+        Storage bram = array_storage(b.size(), bits, b.partition, device);
+        if (bram.uram > 0 || bram.bram18k < banks_of(b.partition) * device.uram_min_bram18k) continue;
+        candidates.push_back({nullptr, &b, bram.bram18k * impl.copies,
+                              uram_storage(b.size(), bits, b.partition, device).uram * impl.copies, b.partition});
+    }
+}
 
 // `p` for an array of `size` elements of `bits` bound to UltraRAM: the cyclic factor above its
 // own (up to kMaxUramBanks) that takes the fewest UltraRAM blocks, fewer than `p` takes (then
@@ -141,9 +160,10 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
             Storage bram = array_storage(l.size, l.type.bits(), l.partition, *device);
             if (bram.uram > 0 || bram.bram18k < banks * device->uram_min_bram18k) continue;
             ArrayPartition p = uram_partition({&f}, l.name, l.size, l.type.bits(), l.partition, *device);
-            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
+            candidates.push_back({&l, nullptr, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
         }
     }
+    channel_candidates(graph, *device, candidates);
     // Most block RAM saved per UltraRAM first; stable: filter and local order break ties.
     std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
         return a.saved_bram18k * b.uram > b.saved_bram18k * a.uram;
@@ -152,8 +172,12 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
     for (const Candidate &c : candidates) {
         if (used + c.uram > options.uram_blocks) continue;
         used += c.uram;
-        c.local->uram = true;
-        c.local->partition = c.partition;
+        if (c.channel) {
+            c.channel->uram = true;
+        } else {
+            c.local->uram = true;
+            c.local->partition = c.partition;
+        }
         result.changed = true;
     }
     return result;
