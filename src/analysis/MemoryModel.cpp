@@ -118,6 +118,10 @@ Storage uram_storage(int64_t size, int bits, const ArrayPartition &p, const Devi
     if (complete(p)) return array_storage(size, bits, p, device);  // registers
     Storage st;
     int64_t banks = bank_count(p);
+    if (p.pairs > 0) {  // two elements a word: pairs / banks words of twice the width a bank
+        st.uram = banks * uram_for(ceil_div(p.pairs, banks), 2 * bits, device.uram_words, device.uram_bits);
+        return st;
+    }
     st.uram = banks * uram_for(bank_depth(size, p), word_bits(bits, p), device.uram_words, device.uram_bits);
     return st;
 }

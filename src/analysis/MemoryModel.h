@@ -73,7 +73,8 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, c
 
 /// Contract: storage of a URAM-resident array (ChannelKind::Resident) of `size` words of
 /// `bits` bits with `partition`: each bank at least one UltraRAM (uram_for of its depth); a
-/// complete partition takes size x bits flip-flops. Pure.
+/// complete partition takes size x bits flip-flops; packed in pairs (ArrayPartition::pairs):
+/// pairs / banks words of 2 x bits a bank. Pure.
 Storage uram_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
 
 /// Most words of one bank of an array bound to LUT RAM (bind-lutram): two 64-word LUT RAMs and

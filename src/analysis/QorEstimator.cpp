@@ -110,7 +110,9 @@ void add_buffers(const FilterGraph &graph, const Device &device, DesignEstimate 
         } else {
             c.words = b.size() * (b.is_scalar() ? 1 : impl.copies);
             if (!b.is_scalar()) {
-                Storage st = array_storage(b.size(), stored_bits(graph, b), b.partition, device);
+                // Bound to UltraRAM by bind-uram: each copy's banks in their own blocks.
+                Storage st = b.uram ? uram_storage(b.size(), stored_bits(graph, b), b.partition, device)
+                                    : array_storage(b.size(), stored_bits(graph, b), b.partition, device);
                 c.bram18k = st.bram18k * impl.copies;
                 c.uram = st.uram * impl.copies;
                 d.total.uram += c.uram;

@@ -84,11 +84,29 @@ std::map<std::string, std::vector<int64_t>> shaped_arrays(const FilterGraph &g, 
     std::map<std::string, std::vector<int64_t>> out;
     for (const Buffer &b : g.buffers) {
         if (b.partition.enabled && !b.partition.dims.empty()) out[b.name] = b.partition.shape;
+        if (b.partition.pairs > 0) out[b.name] = {b.partition.pairs, 2};  // packed: [2][pairs]
     }
     for (const LocalBuffer &l : f.locals) {
         if (l.partition.enabled && !l.partition.dims.empty()) out[l.name] = l.partition.shape;
     }
     return out;
+}
+
+// The first call's copy of URAM-resident weight `b` packed in pairs (ArrayPartition::pairs):
+// element j and j + pairs written together, one whole [2][pairs] word an iteration (the tail
+// past the weight's size, which nothing reads, written zero).
+void print_packed_load(const Buffer &b, const KernelStyle &style, std::ostream &os) {
+    const std::string pairs = std::to_string(b.partition.pairs), size = std::to_string(b.size());
+    os << "        for (int j = 0; j < " << pairs << "; j++) {\n";
+    std::vector<std::string> body, before;
+    style.hooks->loop_pragmas(LoopDirective{1, 0}, body, before);
+    for (const std::string &line : body) os << line << "\n";
+    os << "            " << b.name << "[0][j] = " << resident_port(b) << "[j];\n"
+       << "            " << b.name << "[1][j] = j + " << pairs << " < " << size << " ? " << resident_port(b) << "[j + "
+       << pairs << "] : 0;\n"
+       << "        }\n"
+       << "        " << b.name << "_loaded = true;\n"
+       << "    }\n";
 }
 
 // The static copy of URAM-resident weight `b` in its reader (declaration, storage binding,
@@ -100,8 +118,12 @@ void print_resident_copy(const Buffer &b, const KernelStyle &style, const TypeNa
        << style.hooks->resident_pragmas(b.name) << style.hooks->array_pragmas(b.name, b.partition)
        << "    static bool " << b.name << "_loaded = false;\n"
        << "    if (!" << b.name << "_loaded) {\n"
-       << "    " << b.name << "_load:\n"
-       << "        for (int i = 0; i < " << b.size() << "; i++) {\n";
+       << "    " << b.name << "_load:\n";
+    if (b.partition.pairs > 0) {
+        print_packed_load(b, style, os);
+        return;
+    }
+    os << "        for (int i = 0; i < " << b.size() << "; i++) {\n";
     std::vector<std::string> body, before;
     style.hooks->loop_pragmas(LoopDirective{1, 0}, body, before);
     for (const std::string &line : body) os << line << "\n";
@@ -244,6 +266,7 @@ std::vector<std::string> rom_source_files(const FilterGraph &g, HlsTarget target
 }
 
 std::string array_extents(int64_t size, const ArrayPartition &partition) {
+    if (partition.pairs > 0) return "[2][" + std::to_string(partition.pairs) + "]";  // packed in pairs
     if (!partition.enabled || partition.dims.empty()) return "[" + std::to_string(size) + "]";
     std::string out;
     for (auto it = partition.shape.rbegin(); it != partition.shape.rend(); ++it) out += "[" + std::to_string(*it) + "]";
@@ -251,7 +274,10 @@ std::string array_extents(int64_t size, const ArrayPartition &partition) {
 }
 
 std::string array_parameter(const Buffer &b, bool read_only) {
-    return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name + array_extents(b.size(), b.partition);
+    // A URAM-resident weight's argument is its m_axi port, flat; its reader's copy is banked.
+    const bool flat = b.channel == ChannelKind::Resident;
+    return std::string(read_only ? "const " : "") + c_type(b.type) + " " + b.name +
+           array_extents(b.size(), flat ? ArrayPartition() : b.partition);
 }
 
 void print_top_function(const FilterGraph &g, const KernelStyle &style, const std::string &name,
@@ -281,6 +307,7 @@ void print_top_function(const FilterGraph &g, const KernelStyle &style, const st
         if (!b.is_scalar()) k << array_extents(b.size(), b.partition);
         k << ";\n";
         if (!b.is_scalar()) k << style.hooks->array_pragmas(b.name, b.partition);
+        if (b.uram) k << style.hooks->resident_pragmas(b.name);  // bind-uram: its copies in UltraRAM
     }
     for (const Filter &f : g.filters) {
         k << "    " << (f.returns.empty() ? "" : f.returns + " = ") << f.function_name << "(";

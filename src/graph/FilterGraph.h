@@ -48,6 +48,11 @@ struct ArrayPartition {
     /// banks, an access a word (block: element i in word i mod ceil(size/factor); cyclic: word
     /// i / factor).
     bool reshape = false;
+    /// Non-zero (a 1-D array of `factor` banks, or of one bank when not enabled; set by
+    /// bind-uram on a URAM-resident weight): elements i and i + pairs share one word of twice
+    /// the width, two floats a 72-bit UltraRAM word. A multiple of the banks, so element i stays
+    /// in bank i mod factor. Emitted as a [2][pairs] array, ARRAY_RESHAPE complete on its dim 1.
+    int64_t pairs = 0;
 };
 
 /// How a buffer carries data: one kind per buffer, decided by the pass that owns the choice
@@ -187,6 +192,9 @@ struct Buffer {
     /// (storage index) travels in FIFO (i / stream_lane_stride) mod stream_lanes, each FIFO in
     /// the common order (stream_lanes_of, set by the pass that makes the stream). 1: one FIFO.
     int64_t stream_lanes = 1, stream_lane_stride = 1;
+    /// An on-chip channel (ping-pong or array) bound to UltraRAM (bind-uram; bind_storage
+    /// impl=uram in the top function): each copy's banks in their own blocks.
+    bool uram = false;
     /// Words of storage a line buffer (unified buffer) would need for a sliding-window
     /// consumer of this buffer (0: not a sliding window; set by detect-streams).
     int64_t line_buffer_words = 0;

@@ -40,7 +40,7 @@ std::string int_list(const std::vector<int64_t> &v) {
 
 std::string partition_line(const ArrayPartition &p, const char *indent) {
     bool any = p.enabled || p.kind != PartitionKind::Cyclic || p.factor != 0 || p.inferred || !p.reason.empty() ||
-               p.reshape;
+               p.reshape || p.pairs != 0;
     if (!any) return "";
     std::string out = std::string(indent) + "partition:";
     if (!p.enabled) out += " none";
@@ -56,6 +56,7 @@ std::string partition_line(const ArrayPartition &p, const char *indent) {
             out += " " + std::to_string(d.dim) + " " + partition_kind_name(d.kind) + " " + std::to_string(d.factor);
         }
     }
+    if (p.pairs != 0) out += " pairs " + std::to_string(p.pairs);
     if (p.inferred) out += " inferred";
     if (!p.reason.empty()) out += " " + quoted(p.reason);
     return out + "\n";
@@ -103,6 +104,7 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
         os << "\n";
     }
     os << partition_line(b.partition, "    ");
+    if (b.uram) os << "    storage: uram\n";
     const LineBufferPlan &p = b.line_buffer;
     if (!default_plan(p)) {
         os << "    line buffer: planes " << p.planes << " height " << p.height << " width " << p.width << " window "
@@ -440,6 +442,7 @@ private:
                 p.dims.push_back(d);
             }
         }
+        if (r.accept("pairs")) p.pairs = r.integer();
         if (r.accept("inferred")) p.inferred = true;
         if (r.peek_quote()) p.reason = r.quoted_text();
         r.end();
@@ -489,6 +492,9 @@ private:
                 b.interface.inferred = !a.accept("(directive)");
             } else if (a.accept("partition:")) {
                 b.partition = partition(a);
+            } else if (a.accept("storage:")) {
+                a.expect("uram");
+                b.uram = true;
             } else if (a.accept("line buffer:")) {
                 LineBufferPlan &p = b.line_buffer;
                 const std::pair<const char *, std::vector<int64_t *>> numbers[] = {

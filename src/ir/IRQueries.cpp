@@ -193,6 +193,15 @@ std::vector<Halide::Expr> dimension_indices(const Halide::Expr &flat, const std:
         }
         if (proved) return idx;
     }
+    if (n == 2 && shape[1] == 2 && flat.type().is_scalar() && flat.type().is_int()) {
+        // Two halves (an array packed in pairs, [2][H]): a comparison instead of a division.
+        Halide::Expr h = Halide::Internal::make_const(flat.type(), shape[0]);
+        Halide::Expr upper = flat >= h;
+        return {simplify(Halide::select(upper, flat - h, flat), true, bounds),
+                simplify(Halide::select(upper, Halide::Internal::make_one(flat.type()),
+                                        Halide::Internal::make_zero(flat.type())),
+                         true, bounds)};
+    }
     for (size_t d = 0; d < n; d++) {
         Halide::Expr i = strides[d] == 1 ? flat : flat / Halide::Internal::make_const(flat.type(), strides[d]);
         if (d + 1 < n) i = i % Halide::Internal::make_const(flat.type(), shape[d]);

@@ -83,7 +83,9 @@ std::vector<ConstantOffsetGroup> constant_offset_groups(const std::vector<Halide
 /// The index in each dimension of the element at `flat` (an index into the flattened storage
 /// of an array of extents `shape`, innermost first): floor(flat / stride) mod extent, the
 /// outermost without the mod, each simplified with the variables' `bounds` (so that
-/// ((4*y + 1)*220 + x) gives 4*y + 1 and x when x is proved in [0, 220)). Innermost first.
+/// ((4*y + 1)*220 + x) gives 4*y + 1 and x when x is proved in [0, 220)); two halves ({H, 2},
+/// an array packed in pairs) unsplit: select(flat >= H, flat - H, flat) and (flat >= H), for
+/// `flat` in [0, 2H). Innermost first.
 std::vector<Halide::Expr> dimension_indices(const Halide::Expr &flat, const std::vector<int64_t> &shape,
                                             const Halide::Internal::Scope<Halide::Internal::Interval> &bounds);
 

@@ -26,7 +26,10 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
         if (b.kind == BufferKind::Input || b.kind == BufferKind::Output) continue;  // arguments
         ChannelImplementation impl = channel_of(b);
         if (impl.memory == MemoryKind::Fifo) continue;
-        used += array_storage(b.size(), stored_bits(graph, b), b.partition, device).uram * impl.copies;
+        used += (b.uram ? uram_storage(b.size(), stored_bits(graph, b), b.partition, device)
+                        : array_storage(b.size(), stored_bits(graph, b), b.partition, device))
+                    .uram *
+                impl.copies;
     }
     for (const Filter &f : graph.filters) {
         for (const LocalBuffer &l : f.locals) {
@@ -42,25 +45,49 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
 constexpr int64_t kMaxUramBanks = 128;
 
 struct Candidate {
-    LocalBuffer *local;
+    LocalBuffer *local;  // a local array, or
+    Buffer *channel;     // an on-chip channel between filters (its copies)
     int64_t saved_bram18k, uram;
     ArrayPartition partition;  // what the local gets when bound
 };
+
+// On-chip channels (ping-pong buffers, arrays) in block RAM whose every bank needs at least
+// the part's uram_min_bram18k: candidates at their partition, all their copies.
+void channel_candidates(FilterGraph &graph, const Device &device, std::vector<Candidate> &candidates) {
+    for (Buffer &b : graph.buffers) {
+        if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.uram) continue;
+        ChannelImplementation impl = channel_of(b);
+        int bits = stored_bits(graph, b);
+        if (impl.memory != MemoryKind::LocalRam || bits > device.uram_bits || !b.partition.dims.empty()) continue;
+        Storage bram = array_storage(b.size(), bits, b.partition, device);
+        if (bram.uram > 0 || bram.bram18k < banks_of(b.partition) * device.uram_min_bram18k) continue;
+        candidates.push_back({nullptr, &b, bram.bram18k * impl.copies,
+                              uram_storage(b.size(), bits, b.partition, device).uram * impl.copies, b.partition});
+    }
+}
 
 // `p` for an array of `size` elements of `bits` bound to UltraRAM: the cyclic factor above its
 // own (up to kMaxUramBanks) that takes the fewest UltraRAM blocks, fewer than `p` takes (then
 // the fewest banks), among those every filter of `filters` serves (serving_cyclic_factors);
 // `p` itself when there is none, or when `p` is not a 1-D cyclic partition infer-partitions chose.
-ArrayPartition uram_partition(const std::vector<const Filter *> &filters, const std::string &name, int64_t size,
-                              int bits, const ArrayPartition &p, const Device &device) {
-    bool inferred = p.enabled && p.inferred && p.reason.rfind("inferred: ", 0) == 0;
-    if (!inferred || p.kind != PartitionKind::Cyclic || !p.dims.empty()) return p;
+// `p` packed in pairs (ArrayPartition::pairs): the fewest pairs that are a multiple of its banks.
+ArrayPartition packed(ArrayPartition p, int64_t size) {
     int64_t banks = banks_of(p);
-    int64_t blocks = uram_storage(size, bits, p, device).uram;
+    p.pairs = banks * ((size + 2 * banks - 1) / (2 * banks));
+    return p;
+}
+
+// With `pack`, every partition considered (`p` itself among them) packed in pairs.
+ArrayPartition uram_partition(const std::vector<const Filter *> &filters, const std::string &name, int64_t size,
+                              int bits, const ArrayPartition &p, const Device &device, bool pack = false) {
+    bool inferred = p.enabled && p.inferred && p.reason.rfind("inferred: ", 0) == 0;
+    if (!inferred || p.kind != PartitionKind::Cyclic || !p.dims.empty()) return pack ? packed(p, size) : p;
+    int64_t banks = banks_of(p);
+    int64_t blocks = uram_storage(size, bits, pack ? packed(p, size) : p, device).uram;
     auto blocks_at = [&](int64_t factor) {
         ArrayPartition q = p;
         q.factor = factor;
-        return uram_storage(size, bits, q, device).uram;
+        return uram_storage(size, bits, pack ? packed(q, size) : q, device).uram;
     };
     std::vector<int64_t> factors;
     for (int64_t f = banks + 1; f <= kMaxUramBanks; f++) {
@@ -72,13 +99,20 @@ ArrayPartition uram_partition(const std::vector<const Filter *> &filters, const 
         if (factors.empty()) break;
         factors = serving_cyclic_factors(*f, name, size, factors);
     }
-    if (factors.empty()) return p;
+    if (factors.empty()) return pack ? packed(p, size) : p;
     ArrayPartition fitted = p;
     fitted.factor = factors.front();
     fitted.reason += "; bind-uram: " + std::to_string(fitted.factor) + " banks instead of " + std::to_string(banks) +
                      ", " + std::to_string(blocks_at(fitted.factor)) + " UltraRAM blocks instead of " +
                      std::to_string(blocks);
-    return fitted;
+    return pack ? packed(fitted, size) : fitted;
+}
+
+// Whether a URAM-resident weight of `bits`-bit elements partitioned as `p` may be packed in
+// pairs: two elements fit one UltraRAM word, and its banks are cyclic in one dimension (or one).
+bool packable(const ArrayPartition &p, int bits, const Device &device) {
+    if (2 * bits > device.uram_bits || !p.dims.empty() || p.reshape) return false;
+    return !p.enabled || p.kind == PartitionKind::Cyclic;
 }
 
 // URAM-resident weights refitted (uram_partition, served by their consumers); whether any changed.
@@ -89,8 +123,21 @@ bool fit_resident(FilterGraph &graph, const Device &device) {
         std::vector<const Filter *> readers;
         for (int c : b.consumers) readers.push_back(&graph.filters[c]);
         if (readers.empty()) continue;
-        ArrayPartition p = uram_partition(readers, b.name, b.size(), stored_bits(graph, b), b.partition, device);
-        if (p.factor != b.partition.factor) {
+        int bits = stored_bits(graph, b);
+        ArrayPartition p = uram_partition(readers, b.name, b.size(), bits, b.partition, device);
+        if (packable(b.partition, bits, device)) {
+            // Two elements a 72-bit word when that takes fewer blocks (the fc's 512,000 floats:
+            // 63 instead of 125).
+            ArrayPartition q = uram_partition(readers, b.name, b.size(), bits, b.partition, device, true);
+            int64_t blocks = uram_storage(b.size(), bits, p, device).uram;
+            int64_t fewer = uram_storage(b.size(), bits, q, device).uram;
+            if (fewer < blocks) {
+                q.reason += "; bind-uram: packed in pairs, " + std::to_string(fewer) + " UltraRAM blocks instead of " +
+                            std::to_string(blocks);
+                p = q;
+            }
+        }
+        if (p.factor != b.partition.factor || p.pairs != b.partition.pairs) {
             b.partition = p;
             changed = true;
         }
@@ -113,9 +160,10 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
             Storage bram = array_storage(l.size, l.type.bits(), l.partition, *device);
             if (bram.uram > 0 || bram.bram18k < banks * device->uram_min_bram18k) continue;
             ArrayPartition p = uram_partition({&f}, l.name, l.size, l.type.bits(), l.partition, *device);
-            candidates.push_back({&l, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
+            candidates.push_back({&l, nullptr, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
         }
     }
+    channel_candidates(graph, *device, candidates);
     // Most block RAM saved per UltraRAM first; stable: filter and local order break ties.
     std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
         return a.saved_bram18k * b.uram > b.saved_bram18k * a.uram;
@@ -124,8 +172,12 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
     for (const Candidate &c : candidates) {
         if (used + c.uram > options.uram_blocks) continue;
         used += c.uram;
-        c.local->uram = true;
-        c.local->partition = c.partition;
+        if (c.channel) {
+            c.channel->uram = true;
+        } else {
+            c.local->uram = true;
+            c.local->partition = c.partition;
+        }
         result.changed = true;
     }
     return result;

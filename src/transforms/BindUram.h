@@ -1,4 +1,5 @@
-// Pass bind-uram: large banked local arrays (a jam's block copies) bound to UltraRAM.
+// Pass bind-uram: large banked local arrays (a jam's block copies) and on-chip channels bound to
+// UltraRAM; URAM-resident weights refitted and packed two to a word.
 #pragma once
 
 #include "analysis/Device.h"
@@ -30,8 +31,15 @@ struct UramOptions {
 /// infer-partitions requires (serving_cyclic_factors; a URAM-resident weight: its consumers),
 /// when there is one: a 65 x 4,538-float block copy gets 73 banks of 4,040 floats (73 URAM
 /// instead of 130), a resident weight of 35 x 16,852 floats 73 banks of 8,080 (146 instead of 175); the
-/// partition's reason says so. Only the storage binding and those factors change (the generated
-/// C is the same but for the bind_storage and partition pragmas). Deterministic.
+/// partition's reason says so. A URAM-resident weight of at most uram_bits / 2-bit elements,
+/// cyclic in one dimension or unpartitioned, is packed two elements a word (ArrayPartition::
+/// pairs, the factor chosen alike with packed blocks) when that takes fewer blocks than the
+/// unpacked fit (the fc's 512,000 floats: 63 instead of 125). On-chip channels between filters
+/// (ping-pong buffers, arrays) whose every bank needs uram_min_bram18k block RAMs are
+/// candidates with the locals (Buffer::uram, all their copies, their partition kept). Only
+/// the storage binding, those factors and the packing change: the generated C differs in the
+/// bind_storage / partition / reshape pragmas and a packed weight's [2][pairs] layout.
+/// Deterministic.
 PassResult bind_uram(FilterGraph &graph, const UramOptions &options);
 
 }  // namespace flowhls

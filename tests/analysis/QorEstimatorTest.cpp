@@ -396,6 +396,51 @@ TEST(QorDirectives, UramBoundLocalTakesUltraRamPerBank) {
     EXPECT_EQ(uram.resources.uram, 35 * 2);  // 4,213 words: two blocks of 4,096 per bank
 }
 
+// A URAM-resident weight packed two floats a 72-bit word (ArrayPartition::pairs, bind-uram):
+// ResNet-18's fc weight (512,000 floats, one bank) takes 63 UltraRAM blocks instead of 125; a
+// 73-bank copy of 589,824 floats (layer3's conv2) 73 instead of 146 (4,040 words a bank).
+TEST(QorDirectives, PackedResidentWeightTakesHalfTheUram) {
+    FilterGraph g;
+    g.buffers = {Buffer{"w", Halide::Float(32), {512000}, BufferKind::Input},
+                 Buffer{"out", Halide::Float(32), {4}, BufferKind::Output}};
+    g.buffers[0].channel = ChannelKind::Resident;
+    g.args = {"w", "out"};
+    g.filters.push_back(Filter{"out", "compute_out", store("out", load("w", 0), 0), {}, {}, {}, "", {}});
+    recompute_edges(g);
+    Device d = load_device("xcvu9p", 200);
+    EXPECT_EQ(estimate_design(g, d, QorOptions()).total.uram, 125);
+    g.buffer("w").partition.pairs = 256000;
+    EXPECT_EQ(estimate_design(g, d, QorOptions()).total.uram, 63);
+    ArrayPartition banked;
+    banked.enabled = true;
+    banked.factor = 73;
+    EXPECT_EQ(uram_storage(589824, 32, banked, d).uram, 146);
+    banked.pairs = 73 * 4040;
+    EXPECT_EQ(uram_storage(589824, 32, banked, d).uram, 73);
+    banked.pairs = 73 * 4097;  // one word over a block a bank
+    EXPECT_EQ(uram_storage(589824, 32, banked, d).uram, 146);
+}
+
+// A ping-pong channel bind-uram bound to UltraRAM (ResNet-18 layer4's whole 512 x 7 x 7 map
+// between a relu and its per-map conv helper): 7 blocks a copy instead of 49 BRAM18K a copy.
+TEST(QorDirectives, UramBoundPingPongTakesBlocksPerCopy) {
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {25088}, BufferKind::Input},
+                 Buffer{"map", Halide::Float(32), {25088}, BufferKind::Intermediate},
+                 Buffer{"out", Halide::Float(32), {25088}, BufferKind::Output}};
+    g.buffers[1].channel = ChannelKind::PingPong;
+    g.args = {"in", "out"};
+    g.filters.push_back(Filter{"map", "compute_map", loop("x", 25088, store("map", load("in", var("x")), var("x"))), {}, {}, {}, "", {}});
+    g.filters.push_back(Filter{"out", "compute_out", loop("x", 25088, store("out", load("map", var("x")), var("x"))), {}, {}, {}, "", {}});
+    recompute_edges(g);
+    Device d = load_device("xcvu9p", 200);
+    DesignEstimate bram = estimate_design(g, d, QorOptions());
+    g.buffer("map").uram = true;
+    DesignEstimate uram = estimate_design(g, d, QorOptions());
+    EXPECT_EQ(bram.total.bram18k - uram.total.bram18k, 2 * 49);  // 25,088 x 32 bits: 49 of 512 x 36
+    EXPECT_EQ(uram.total.uram - bram.total.uram, 2 * 7);          // ceil(25,088 / 4,096) a copy
+}
+
 // A banked local array bind-lutram bound to LUT RAM (an int8 jam's int32 row accumulators:
 // 64 banks of 56 words): no block RAM, per bank 4 LUTs per 3 bits of a 64-word LUT RAM and a
 // flip-flop per bit.

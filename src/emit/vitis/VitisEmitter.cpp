@@ -18,6 +18,16 @@ namespace {
 // The ARRAY_PARTITION pragma line of array `name` ("" if `p` is not enabled); ARRAY_RESHAPE
 // for a reshape (its banks packed side by side into one word).
 std::string partition_pragma(const std::string &name, const ArrayPartition &p) {
+    if (p.pairs > 0) {
+        // Packed in pairs ([2][pairs]): dim 1's two elements one word of twice the width, dim 2
+        // banked as the flat array was (pairs is a multiple of the banks).
+        std::string lines = "#pragma HLS ARRAY_RESHAPE variable=" + name + " type=complete dim=1\n";
+        if (p.enabled && p.factor > 1) {
+            lines += "#pragma HLS ARRAY_PARTITION variable=" + name + " type=" + partition_kind_name(p.kind) +
+                     " factor=" + std::to_string(p.factor) + " dim=2\n";
+        }
+        return lines;
+    }
     if (!p.enabled) return "";
     if (p.reshape && p.dims.empty()) {
         return "#pragma HLS ARRAY_RESHAPE variable=" + name + " type=" + partition_kind_name(p.kind) +

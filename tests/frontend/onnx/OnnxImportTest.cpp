@@ -109,6 +109,12 @@ TEST(OnnxModels, Lenet5WithWeightsInUramMatchesPyTorch) {
     EXPECT_NE(kernel.find("#pragma HLS bind_storage variable=w_conv2_weight type=ram_2p impl=uram"), std::string::npos)
         << kernel.substr(0, 4000);
     EXPECT_NE(kernel.find("static bool w_conv2_weight_loaded = false;"), std::string::npos);
+    // fc1's 48,000 floats packed two a 72-bit UltraRAM word (bind-uram: 6 blocks instead of 12),
+    // read through the comparison of the halves; the C simulation above checks that layout.
+    EXPECT_NE(kernel.find("static float w_fc1_weight[2][24000];\n#pragma HLS bind_storage variable=w_fc1_weight "
+                          "type=ram_2p impl=uram\n#pragma HLS ARRAY_RESHAPE variable=w_fc1_weight type=complete dim=1\n"),
+              std::string::npos);
+    EXPECT_NE(kernel.find("w_fc1_weight[0][j] = w_fc1_weight_axi[j];"), std::string::npos);
     EXPECT_NE(kernel.find("#pragma HLS INTERFACE m_axi port=w_conv2_weight "), std::string::npos);
     EXPECT_FALSE(fs::exists(dir.path() + "/a/rom"));
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --weights uram -o " + dir.path() + "/b", &out), 0) << out;
