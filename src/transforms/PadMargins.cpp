@@ -170,18 +170,25 @@ private:
         ScopedBinding<Interval> bind(scope_, op->name, iv);
         return IRMutator::visit(op);
     }
+    // A let's bounds and value while its body is visited.
+    void push_let(const std::string &name, const Expr &value) {
+        scope_.push(name, bounds_of_expr_in_scope(value, scope_));
+        lets_[name] = substitute(lets_, value);
+    }
+    void pop_let(const std::string &name) {
+        scope_.pop(name);
+        lets_.erase(name);
+    }
     Stmt visit(const LetStmt *op) override {
-        ScopedBinding<Interval> bind(scope_, op->name, bounds_of_expr_in_scope(op->value, scope_));
-        lets_[op->name] = substitute(lets_, op->value);
+        push_let(op->name, op->value);
         Stmt s = IRMutator::visit(op);
-        lets_.erase(op->name);
+        pop_let(op->name);
         return s;
     }
     Expr visit(const Let *op) override {
-        ScopedBinding<Interval> bind(scope_, op->name, bounds_of_expr_in_scope(op->value, scope_));
-        lets_[op->name] = substitute(lets_, op->value);
+        push_let(op->name, op->value);
         Expr e = IRMutator::visit(op);
-        lets_.erase(op->name);
+        pop_let(op->name);
         return e;
     }
     Expr visit(const Select *op) override {
@@ -257,17 +264,6 @@ private:
     }
 };
 
-// `e` without its clamps by constants.
-class Unclamp : public IRMutator {
-    using IRMutator::visit;
-    Expr visit(const Min *op) override {
-        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
-    }
-    Expr visit(const Max *op) override {
-        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
-    }
-};
-
 // The arrays of `names` that some loop body of `body` (HLS unrolls as copies) reads at indices
 // a constant apart only without their clamps: what banking needs the margin for.
 std::set<std::string> apart_but_for_clamps(const Stmt &body, const std::set<std::string> &names) {
@@ -305,7 +301,7 @@ std::set<std::string> apart_but_for_clamps(const Stmt &body, const std::set<std:
         for (const auto &kv : g.second) {
             if (kv.second.size() < 2) continue;
             std::vector<Expr> unclamped;
-            for (const Expr &e : kv.second) unclamped.push_back(simplify(Unclamp().mutate(e)));
+            for (const Expr &e : kv.second) unclamped.push_back(simplify(without_constant_clamps(e)));
             if (constant_offset_groups(unclamped).size() < constant_offset_groups(kv.second).size()) out.insert(kv.first);
         }
     }
