@@ -422,6 +422,10 @@ StreamVerdict stream_verdict(const FilterGraph &g, const Buffer &b) {
         v.reason = "not an intermediate array";
         return v;
     }
+    if (!b.margin.empty()) {
+        v.reason = "it has a margin for padded reads (pad-margins)";
+        return v;
+    }
     if (b.producers.size() != 1 || b.consumers.size() != 1 || b.producers[0] == b.consumers[0]) {
         v.reason = "not one producer and one other consumer";
         return v;

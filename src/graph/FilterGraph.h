@@ -205,6 +205,10 @@ struct Buffer {
     /// (intermediates; kernel arguments use `shape`). What a partition directive on a Func
     /// dimension is translated with.
     std::vector<int64_t> dims;
+    /// Elements before each dimension (innermost first) that pad-margins added around the
+    /// Func's storage so that padded reads need no clamp (`dims` include them; never written,
+    /// read only where the padding's select discards the value). Empty: no margin.
+    std::vector<int64_t> margin;
     /// ARRAY_PARTITION of an intermediate array (or of a kernel argument with a bram interface).
     ArrayPartition partition;
     /// Protocol of a kernel argument (inputs and outputs).

@@ -89,6 +89,7 @@ void print_buffer(const FilterGraph &g, const Buffer &b, std::ostream &os) {
     if (!b.channel_reason.empty()) os << " " << quoted(b.channel_reason);
     os << "\n";
     if (!b.dims.empty()) os << "    dims: " << int_list(b.dims) << "\n";
+    if (!b.margin.empty()) os << "    margin: " << int_list(b.margin) << "\n";
     if (b.line_buffer_words != 0) os << "    line buffer words: " << b.line_buffer_words << "\n";
     if (b.channel_request != ChannelRequest::Auto || b.requested_depth != 0) {
         os << "    request: " << request_name(b.channel_request);
@@ -475,6 +476,8 @@ private:
                 if (a.peek_quote()) b.channel_reason = a.quoted_text();
             } else if (a.accept("dims:")) {
                 b.dims = a.int_list();
+            } else if (a.accept("margin:")) {
+                b.margin = a.int_list();
             } else if (a.accept("line buffer words:")) {
                 b.line_buffer_words = a.integer();
             } else if (a.accept("request:")) {

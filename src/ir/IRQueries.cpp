@@ -59,6 +59,19 @@ Halide::Expr resolve_lets(const LetBindings &lets, Halide::Expr e) {
     return simplify(e);
 }
 
+Halide::Expr without_constant_clamps(const Halide::Expr &e) {
+    class Unclamp : public IRMutator {
+        using IRMutator::visit;
+        Halide::Expr visit(const Min *op) override {
+            return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
+        }
+        Halide::Expr visit(const Max *op) override {
+            return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
+        }
+    };
+    return Unclamp().mutate(e);
+}
+
 BufferAccesses buffer_accesses(const Stmt &s) { return collect(s).accesses; }
 BufferAccesses buffer_accesses(const Halide::Expr &e) { return collect(e).accesses; }
 std::set<std::string> referenced_variables(const Halide::Expr &e) { return collect(e).variables; }

@@ -68,6 +68,10 @@ std::set<std::string> names_in(const Halide::Internal::Stmt &s);
 /// Whether a statement holds a loop anywhere inside it.
 bool contains_loop(const Halide::Internal::Stmt &s);
 
+/// `e` without its clamps by constants (each min or max with a constant operand replaced by
+/// its other operand): a padded read's index inside the borders.
+Halide::Expr without_constant_clamps(const Halide::Expr &e);
+
 /// Indices of one array that differ from each other by constants: `indices[members[i]]`
 /// equals `base + offsets[i]` (base is the index of the first member).
 struct ConstantOffsetGroup {

@@ -109,18 +109,6 @@ std::string offsets_text(const AccessCase &c, const std::string &array) {
     return text + " per iteration";
 }
 
-// `e` without its clamps by constants (a min or max with a constant operand): the index a
-// padded read has inside the borders.
-class Unclamp : public IRMutator {
-    using IRMutator::visit;
-    Expr visit(const Min *op) override {
-        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
-    }
-    Expr visit(const Max *op) override {
-        return is_const(op->b) ? mutate(op->a) : is_const(op->a) ? mutate(op->b) : IRMutator::visit(op);
-    }
-};
-
 // Whether some case's indices fall into fewer constant-offset groups once their clamps by
 // constants are removed: a constant apart inside the borders only (padded reads), which the
 // HLS tool cannot prove of the clamped indices, so they get no partition.
@@ -128,7 +116,7 @@ bool apart_but_for_clamps(const std::vector<AccessCase> &cases) {
     for (const AccessCase &c : cases) {
         if (c.groups.size() < 2) continue;
         std::vector<Expr> indices;
-        for (const ArrayAccess &a : c.accesses) indices.push_back(simplify(Unclamp().mutate(a.index)));
+        for (const ArrayAccess &a : c.accesses) indices.push_back(simplify(without_constant_clamps(a.index)));
         if (constant_offset_groups(indices).size() < c.groups.size()) return true;
     }
     return false;

@@ -247,7 +247,7 @@ PassResult line_buffers(FilterGraph &graph, bool fifo_channels) {
     for (size_t i = 0; i < graph.buffers.size(); i++) {
         Buffer &b = graph.buffers[i];
         if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.is_stream()) continue;
-        if (b.channel_request == ChannelRequest::PingPong) continue;
+        if (b.channel_request == ChannelRequest::PingPong || !b.margin.empty()) continue;
         LineBufferAnalysis a = analyze_line_buffer(graph, b);
         if (a.found && apply(graph, graph.buffers[i], a)) {
             result.changed = true;

@@ -25,6 +25,7 @@
 #include "transforms/LegalizeDataflow.h"
 #include "transforms/LegalizeNames.h"
 #include "transforms/LineBuffers.h"
+#include "transforms/PadMargins.h"
 #include "transforms/WidenCopies.h"
 #include "transforms/WindowBuffers.h"
 #include "transforms/PlaceWeights.h"
@@ -59,6 +60,8 @@ const std::vector<PassEntry> &passes() {
         {{"inline-expr-lets", "substitute Let expressions into their uses", true}, on_graph(inline_expr_lets)},
         {{"apply-directives", "the user's HLS directives (pipeline, unroll, partition, stream, interface...)"},
          [](FilterGraph &g, const PipelineOptions &o) { return apply_directives(g, o.directives); }},
+        {{"pad-margins", "padded reads whose clamps defeat banking read an array with a margin of the padding instead"},
+         on_graph(pad_margins)},
         {{"legalize-names", "unique C identifiers for functions, buffers and variables", true}, on_graph(legalize_names)},
         {{"three-address", "one operation per statement, on named temporaries"}, on_graph(three_address)},
         {{"hoist-invariants", "move loop-invariant computations and stores out of loops"}, on_graph(hoist_invariants)},

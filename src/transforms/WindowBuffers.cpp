@@ -246,7 +246,7 @@ PassResult window_buffers(FilterGraph &graph, bool fifo_channels) {
     if (!fifo_channels || !graph.dataflow.legal) return result;
     for (Buffer &b : graph.buffers) {
         if (b.kind != BufferKind::Intermediate || b.is_scalar() || b.is_stream()) continue;
-        if (b.channel_request == ChannelRequest::PingPong) continue;
+        if (b.channel_request == ChannelRequest::PingPong || !b.margin.empty()) continue;
         WindowBufferAnalysis a = analyze_window_buffer(graph, b);
         if (!a.found) continue;
         apply(graph, b, a);

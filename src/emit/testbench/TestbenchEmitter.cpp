@@ -48,6 +48,9 @@ std::string trace_top(const FilterGraph &g, const ProjectSettings &s) {
             if (style.streams && b.is_stream() && b.stream_lanes > 1) {
                 // Its FIFOs hold the values lane by lane: the common order is not recoverable here.
                 lines += "    /* " + b.name + ": a stream of " + std::to_string(b.stream_lanes) + " lanes, not traced */\n";
+            } else if (!b.margin.empty()) {
+                // Its storage holds the map inside a margin for the padding (pad-margins).
+                lines += "    /* " + b.name + ": stored with a margin for padded reads, not traced */\n";
             } else if (fx != fixed.end()) {
                 std::string call = style.streams && b.is_stream() ? "flowhls_trace_fixed_stream(" + b.name
                                    : b.is_scalar() ? "flowhls_trace_fixed(&" + b.name + ", 1"
