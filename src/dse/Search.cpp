@@ -770,7 +770,7 @@ private:
     void ping_pong() {
         const int from = choice();
         if (from < 0 || full() || !latency_.count(static_cast<size_t>(from))) return;
-        const PointChoices &at = result_.points[from].choices;
+        const PointChoices at = result_.points[from].choices;  // a copy: add() grows result_.points
         PointChoices all = at;
         std::set<std::string> offered;
         for (size_t i = 0; i < space_.nodes.size(); i++) {

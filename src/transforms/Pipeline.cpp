@@ -101,7 +101,9 @@ const std::vector<PassEntry> &passes() {
          on_graph(infer_partitions)},
         {{"reshape-banks", "banks of integer ROMs read at one offset a cycle packed into wide words (ARRAY_RESHAPE)"},
          [](FilterGraph &g, const PipelineOptions &o) { return reshape_banks(g, o.reshape); }},
-        {{"bind-uram", "large banked local arrays (a jam's block copies) bound to UltraRAM within the URAM budget"},
+        {{"bind-uram",
+          "large banked local arrays (a jam's block copies) and on-chip channels bound to UltraRAM, "
+          "URAM-resident weights packed two a word, within the URAM budget"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_uram(g, o.uram); }},
         {{"bind-lutram", "integer local arrays of shallow banks (row accumulators) bound to LUT RAM"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_lutram(g, o.lutram); }},
