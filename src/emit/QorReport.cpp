@@ -56,7 +56,7 @@ std::string qor_text(const DesignEstimate &e, const Device &d) {
         for (const ChannelEstimate &c : e.channels) {
             os << "  " << std::left << std::setw(26) << c.name << std::setw(11) << c.kind << std::right << std::setw(9)
                << c.words << " words" << std::setw(6) << c.bram18k << " BRAM18K"
-               << (c.kind == "uram-resident" ? ", " + std::to_string(c.uram) + " URAM" : "") << "\n";
+               << (c.uram > 0 || c.kind == "uram-resident" ? ", " + std::to_string(c.uram) + " URAM" : "") << "\n";
             if (!c.reason.empty()) os << "      " << c.reason << "\n";
         }
     }
@@ -120,7 +120,8 @@ std::string qor_json(const DesignEstimate &e, const Device &d) {
     for (const ChannelEstimate &c : e.channels) {
         channels.push_back(
             {{"name", c.name}, {"kind", c.kind}, {"words", c.words}, {"bram18k", c.bram18k}, {"reason", c.reason}});
-        if (c.kind == "uram-resident") channels.back()["uram"] = c.uram;
+        // UltraRAM blocks: of a resident weight, or of a channel bind-uram bound (a ping-pong's copies).
+        if (c.uram > 0 || c.kind == "uram-resident") channels.back()["uram"] = c.uram;
     }
     j["channels"] = channels;
     nlohmann::ordered_json total = nlohmann::ordered_json::object();

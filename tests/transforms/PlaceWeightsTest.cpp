@@ -144,15 +144,17 @@ TEST(PlaceWeights, EstimateCountsResidentWeightsInUram) {
     ASSERT_EQ(test::run_flowhls("compile " + kLenet + " --device xcvu9p --clock 200 -o " + (dir / "r"), &out), 0) << out;
     nlohmann::json u = nlohmann::json::parse(test::read_file(dir / "u/report.json"));
     nlohmann::json r = nlohmann::json::parse(test::read_file(dir / "r/report.json"));
-    int64_t channel_urams = 0, resident = 0;
+    int64_t channel_urams = 0, resident = 0, fc1 = 0;
     for (const auto &c : u["channels"]) {
+        // bind-uram may bind a ping-pong channel to UltraRAM too (its blocks are reported).
+        if (c.contains("uram")) channel_urams += c["uram"].get<int64_t>();
         if (c["kind"] != "uram-resident") continue;
         resident++;
         EXPECT_GE(c["uram"].get<int64_t>(), 1) << c.dump();
-        channel_urams += c["uram"].get<int64_t>();
+        if (c["name"] == "w_fc1_weight") fc1 = c["uram"].get<int64_t>();
     }
     EXPECT_EQ(resident, 10);
-    EXPECT_GE(channel_urams, 23);  // at least one block per bank
+    EXPECT_GE(fc1, 6);  // 48,000 floats, at most two a word of a 4,096-word block
     EXPECT_EQ(u["design"]["resources"]["URAM"]["used"].get<int64_t>(), channel_urams);
     EXPECT_GT(u["design"]["first_call_cycles"].get<int64_t>(), 61000 / 16);  // 61,706 floats, 16 a beat
     EXPECT_FALSE(r["design"].contains("first_call_cycles"));
