@@ -1,6 +1,7 @@
 // pad_margins: padded reads without clamps, from an array with a margin of the padding.
 #include "transforms/PadMargins.h"
 
+#include "analysis/Device.h"
 #include "analysis/HlsUnroll.h"
 #include "ir/IRQueries.h"
 
@@ -265,21 +266,33 @@ private:
 };
 
 // The arrays of `names` that some loop body of `body` (HLS unrolls as copies) reads at indices
-// a constant apart only without their clamps: what banking needs the margin for.
-std::set<std::string> apart_but_for_clamps(const Stmt &body, const std::set<std::string> &names) {
+// a constant apart only without their clamps, and more often than the memory's read ports
+// serve in the initiation interval of the enclosing pipeline (`directives`; 1 where none is
+// given, as infer-directives pipelines at II 1): what banking needs the margin for. Where the
+// clamped reads fit the ports anyway, the array keeps its clamps (and may stay a ring).
+std::set<std::string> apart_but_for_clamps(const Stmt &body, const std::set<std::string> &names,
+                                           const std::map<std::string, LoopDirective> &directives) {
     class Collect : public IRVisitor {
     public:
         const std::set<std::string> *names = nullptr;
+        const std::map<std::string, LoopDirective> *directives = nullptr;
         // Per loop body (innermost enclosing loop), per array: the indices, lets substituted.
         std::map<const For *, std::map<std::string, std::vector<Expr>>> groups;
+        // Per loop body: the II of the innermost enclosing pipelined loop (1 where none).
+        std::map<const For *, int64_t> ii;
 
     private:
         using IRVisitor::visit;
         std::vector<const For *> loops_;
+        std::vector<int64_t> ii_ = {1};
         std::map<std::string, Expr> lets_;
         void visit(const For *op) override {
+            auto it = directives->find(op->name);
+            bool pipelined = it != directives->end() && it->second.pipeline_ii > 0;
             loops_.push_back(op);
+            ii_.push_back(pipelined ? it->second.pipeline_ii : ii_.back());
             IRVisitor::visit(op);
+            ii_.pop_back();
             loops_.pop_back();
         }
         void visit(const LetStmt *op) override {
@@ -290,16 +303,26 @@ std::set<std::string> apart_but_for_clamps(const Stmt &body, const std::set<std:
         void visit(const Load *op) override {
             if (names->count(op->name) && !loops_.empty()) {
                 groups[loops_.back()][op->name].push_back(simplify(substitute(lets_, op->index)));
+                ii[loops_.back()] = ii_.back();
             }
             IRVisitor::visit(op);
         }
     } collect;
     collect.names = &names;
+    collect.directives = &directives;
     body.accept(&collect);
+    const Device memory;  // as infer-partitions: one read port per bank
     std::set<std::string> out;
     for (const auto &g : collect.groups) {
         for (const auto &kv : g.second) {
             if (kv.second.size() < 2) continue;
+            std::vector<Expr> distinct;
+            for (const Expr &e : kv.second) {
+                bool seen = false;
+                for (const Expr &d : distinct) seen = seen || equal(d, e);
+                if (!seen) distinct.push_back(e);
+            }
+            if (static_cast<int64_t>(distinct.size()) <= memory.read_ports * collect.ii[g.first]) continue;
             std::vector<Expr> unclamped;
             for (const Expr &e : kv.second) unclamped.push_back(simplify(without_constant_clamps(e)));
             if (constant_offset_groups(unclamped).size() < constant_offset_groups(kv.second).size()) out.insert(kv.first);
@@ -331,7 +354,7 @@ PassResult pad_margins(FilterGraph &graph) {
     std::set<std::string> wanted;
     for (const Filter &f : graph.filters) {
         if (!f.body.defined()) continue;
-        for (const std::string &name : apart_but_for_clamps(apply_hls_unroll(f.body, f.directives), candidates)) {
+        for (const std::string &name : apart_but_for_clamps(apply_hls_unroll(f.body, f.directives), candidates, f.directives)) {
             wanted.insert(name);
         }
     }
