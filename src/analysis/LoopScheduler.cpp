@@ -1,5 +1,6 @@
 // schedule_filter: a schedule-based model of how Vitis HLS pipelines and sequences loop nests.
 #include "analysis/LoopScheduler.h"
+#include "ir/IRBuild.h"
 #include "ir/IRQueries.h"
 #include "analysis/MemoryBanks.h"
 #include "analysis/OperatorModel.h"
@@ -25,6 +26,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 constexpr int64_t kModuleCycles = 2;
 constexpr int64_t kCallCycles = 2;
 constexpr int64_t kLoopIterationCycles = 1;
+// The most iterations of enclosing loops an `if` holding a loop is evaluated for
+// (Scheduler::taken_share); beyond it the branch is charged every time.
+constexpr int64_t kMaxGuardPoints = 1 << 16;
 
 // A scheduled access: when it completes, and its index with lets substituted.
 struct Access {
@@ -133,6 +137,13 @@ public:
     // so a select taken only then is not part of the recurrence.
     std::map<std::string, int64_t> last_iterations;
     std::map<std::string, Expr> lets;
+    // The sequential loops around the statement run, outermost first: name, min, trip (constant
+    // bounds only), so that an `if` holding a loop can be charged for the iterations it is taken.
+    struct Enclosing {
+        std::string name;
+        int64_t min = 0, trip = 0;
+    };
+    std::vector<Enclosing> enclosing;
     // In a pipeline whose target II exceeds one (its operators are shared across the II's
     // cycles): an operator fed directly by another of its kind (a chain of adders) takes the
     // core's forwarding latency, the recurrence latency, instead of its full latency.
@@ -187,6 +198,10 @@ private:
         return simplify(r);
     }
     void straight(const Stmt &s, std::vector<LoopEstimate> *loops);
+    // The share of the enclosing loops' iterations in which `cond` holds, when it depends on
+    // those loops only (lets resolved) and they have at most kMaxGuardPoints iterations
+    // together: the iterations are enumerated. Otherwise 1 (taken every time).
+    double taken_share(const Expr &cond) const;
     int64_t loop(const For *op, std::vector<LoopEstimate> *loops);
     int64_t pipeline(const For *op, const Nest &nest, int target_ii, std::vector<LoopEstimate> *loops);
     // A lower bound on a pipeline's II and what sets it.
@@ -450,10 +465,14 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
         }
         int64_t start = std::max({seq, done, cond});
         // Both branches are scheduled (the tool if-converts them in pipelines); their memory
-        // accesses and operators count.
+        // accesses and operators count. Outside a pipeline a branch holding a loop runs only
+        // when taken: each branch is charged for the share of the enclosing sequential loops'
+        // iterations that take it (a ring's fill loop copies a row in some iterations only).
+        const double share = taken_share(i->condition);
         int64_t branch = 0;
         for (const Stmt &c : {i->then_case, i->else_case}) {
             if (!c.defined()) continue;
+            const double taken = c.same_as(i->then_case) ? share : 1.0 - share;
             Scheduler sub(*this);
             sub.windows = nullptr;
             sub.tasks = nullptr;
@@ -463,7 +482,8 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
             sub.regions.clear();
             sub.index_multipliers = 0;
             sub.calls = 0;
-            branch = std::max(branch, sub.run(c, loops));
+            const int64_t cycles = sub.run(c, loops);
+            branch = std::max(branch, static_cast<int64_t>(std::ceil(static_cast<double>(cycles) * taken)));
             accesses.insert(accesses.end(), sub.accesses.begin(), sub.accesses.end());
             merge(sub);
             calls += sub.calls;
@@ -473,6 +493,35 @@ void Scheduler::straight(const Stmt &s, std::vector<LoopEstimate> *loops) {
     } else if (const Allocate *a = s.as<Allocate>()) {
         straight(a->body, loops);
     }
+}
+
+double Scheduler::taken_share(const Expr &cond) const {
+    Expr c = resolved(cond);
+    std::set<std::string> vars = referenced_variables(c);
+    std::vector<const Enclosing *> used;
+    int64_t points = 1;
+    for (const Enclosing &e : enclosing) {
+        if (!vars.count(e.name)) continue;
+        used.push_back(&e);
+        vars.erase(e.name);
+        points *= std::max<int64_t>(e.trip, 1);
+        if (points > kMaxGuardPoints) return 1.0;
+    }
+    if (!vars.empty() || used.empty()) return 1.0;
+    int64_t taken = 0;
+    std::vector<int64_t> at(used.size(), 0);
+    for (int64_t n = 0; n < points; n++) {
+        Expr e = c;
+        for (size_t k = 0; k < used.size(); k++) e = substitute(used[k]->name, int_const(used[k]->min + at[k]), e);
+        e = simplify(e);
+        if (!is_const(e)) return 1.0;
+        if (is_const_one(e)) taken++;
+        for (size_t k = used.size(); k-- > 0;) {
+            if (++at[k] < used[k]->trip) break;
+            at[k] = 0;
+        }
+    }
+    return static_cast<double>(taken) / static_cast<double>(points);
 }
 
 int64_t Scheduler::run(const Stmt &s, std::vector<LoopEstimate> *loops) {
@@ -742,6 +791,9 @@ int64_t Scheduler::loop(const For *op, std::vector<LoopEstimate> *loops) {
     est.name = op->name;
     Scheduler body(device, context, options);
     body.lets = lets;
+    body.enclosing = enclosing;
+    const IntImm *min = op->min.as<IntImm>();
+    if (min && extent) body.enclosing.push_back({op->name, min->value, trip});
     body.multiplier = multiplier * trip;
     std::vector<LoopEstimate> inner;
     std::vector<int64_t> tasks;

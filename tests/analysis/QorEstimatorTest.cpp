@@ -171,6 +171,41 @@ TEST(QorFormula, NonPipelinedLoopsIterateTheirBody) {
     EXPECT_EQ(f.latency, 64 * (6 + 1) + 1);
 }
 
+// A ring's fill (window-buffers): per row `y` of 8, a fill loop of 2 whose second iteration
+// copies a row only in the first row (`if (y == 0 || f == 0)`): the guarded copy loop is charged
+// for the 9 of 16 iterations that run it, not for all 16.
+TEST(QorFormula, GuardedLoopIsChargedForTheIterationsThatTakeIt) {
+    FilterGraph g;
+    g.buffers = {Buffer{"in", Halide::Float(32), {64}, BufferKind::Input, {}, {}},
+                 Buffer{"out", Halide::Float(32), {64}, BufferKind::Output, {}, {}}};
+    g.args = {"in", "out"};
+    bram_ports(g);
+    Stmt copy = loop("c", 64, store("out", load("in", var("c")), var("c")));
+    Expr row = var("y") + var("f");  // through a let, as window-buffers writes it
+    Stmt guarded = LetStmt::make("row", row, IfThenElse::make(var("y") == 0 || var("f") == 0, copy));
+    Stmt always = LetStmt::make("row", row, copy);
+    auto latency = [&](Stmt fill) {
+        FilterGraph h = g;
+        h.filters.push_back(Filter{"out", "compute_out", loop("y", 8, loop("f", 2, fill)), {}, {}, {}, "", {}});
+        recompute_edges(h);
+        FilterEstimate f = estimate_filter(h, h.filters[0], load_device("xc7z020", 100), QorOptions());
+        for (const LoopEstimate &l : f.loops) {
+            if (l.name == "c") {
+                EXPECT_TRUE(l.pipelined);
+            }
+        }
+        return f.latency;
+    };
+    // A condition on something other than the enclosing loops is charged every time.
+    Stmt unknown = LetStmt::make("row", row, IfThenElse::make(load("in", 0) > 0.0f, copy));
+    int64_t some = latency(guarded), every = latency(unknown);
+    // The copy runs 9 times instead of 16 (the fill loops' own cycles stay).
+    EXPECT_LT(some, every * 10 / 16);
+    EXPECT_GT(some, every * 9 / 16 - 32);
+    // Without the `if` the nest is perfect and flattened into one pipeline of 1,024 iterations.
+    EXPECT_LT(latency(always), 1024 + 32);
+}
+
 LoopDirective pipeline(int ii, int64_t unroll = 0) {
     LoopDirective d;
     d.pipeline_ii = ii;
