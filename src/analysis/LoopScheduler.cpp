@@ -603,7 +603,8 @@ Scheduler::IIBound Scheduler::port_bound(const Scheduler &sched, const Nest &nes
             const Access &w = sched.accesses[m];
             forwarded = w.store && w.store->name == name && equal(w.index, a.index);
         }
-        if (!forwarded) per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index});
+        const bool pops = a.load && context.kind_of(name) == MemoryKind::Fifo;
+        if (!forwarded) per_array[name].push_back(ArrayAccess{a.store != nullptr, a.index, pops});
     }
     Scope<Interval> ranges;
     for (const For *f : nest.loops) {

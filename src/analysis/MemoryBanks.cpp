@@ -16,8 +16,9 @@ namespace {
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+// Whether reads of one address may share one port access: no access stores, none pops.
 bool read_only(const std::vector<ArrayAccess> &accesses) {
-    return std::none_of(accesses.begin(), accesses.end(), [](const ArrayAccess &a) { return a.store; });
+    return std::none_of(accesses.begin(), accesses.end(), [](const ArrayAccess &a) { return a.store || a.pops; });
 }
 
 std::vector<ConstantOffsetGroup> groups_of(const std::vector<ArrayAccess> &accesses) {

@@ -13,6 +13,9 @@ namespace flowhls {
 struct ArrayAccess {
     bool store = false;
     Halide::Expr index;
+    /// A FIFO read: it takes the next element, so two reads of one index are two pops, never
+    /// one read shared (as two reads of one address of an array the iteration never writes are).
+    bool pops = false;
 };
 
 /// The loads and stores of one iteration of one pipelined loop, by array name.

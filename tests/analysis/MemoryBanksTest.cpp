@@ -33,6 +33,25 @@ Scope<Interval> loop_ranges() {
     return s;
 }
 
+// Reads of one address of an array the iteration never writes share one port access; reads of
+// a FIFO (ArrayAccess::pops) do not: sixteen unrolled copies reading a one-lane stream are
+// sixteen pops (an element-wise filter unrolled by 16 over a stream that was not split in lanes).
+TEST(MemoryBanks, FifoReadsOfOneIndexAreEachAPop) {
+    std::vector<ArrayAccess> array(16, ArrayAccess{false, Expr(0)});
+    std::vector<ArrayAccess> fifo(16, ArrayAccess{false, Expr(0), true});
+    ArrayPartition none;
+    EXPECT_EQ(port_demand(array, none, 64, nullptr).reads, 1);
+    EXPECT_EQ(port_demand(fifo, none, 64, nullptr).reads, 16);
+    // Sixteen lanes, one pop each.
+    std::vector<ArrayAccess> lanes;
+    for (int k = 0; k < 16; k++) lanes.push_back(ArrayAccess{false, Expr(k), true});
+    ArrayPartition cyclic16;
+    cyclic16.enabled = true;
+    cyclic16.kind = PartitionKind::Cyclic;
+    cyclic16.factor = 16;
+    EXPECT_EQ(port_demand(lanes, cyclic16, 16, nullptr).reads, 1);
+}
+
 // gemm's accumulator: rows 4 v + r (r < 4) over 10 row banks, columns 10 w + c over 10: each
 // of the 40 elements read and written in its own bank, though the row bank is chosen at run time.
 TEST(MemoryBanks, RunTimeBanksAConstantApartInEachDimensionAreDistinct) {
