@@ -106,16 +106,17 @@ TEST(RecurrenceFreeSchedule, Lenet5ConvReductionOutsideThePipelinedLoopHasIIOne)
         }
     }
     EXPECT_TRUE(flat) << j["filters"].dump();
-    // The estimate (xc7z020, 100 MHz; docs/directives.md): latency 1,768,339 -> 464,064 cycles
+    // The estimate (xc7z020, 100 MHz; docs/directives.md): latency 1,768,339 -> 460,424 cycles
     // (1,875,481 -> 463,364 before buffer-inputs copied the input on chip by one burst; 459,906
     // before the copy went rows outermost through a ring, whose rows conv1 copies at the start of
-    // each row iteration: the same interval, no ping-pong copy of the input),
+    // each row iteration: the same interval, no ping-pong copy of the input; 464,064 before the
+    // ring fill was charged only for the row iterations that take it),
     // interval 979,553 -> 243,761, and hoisting costs nothing against the same schedule without
     // it (before the rule, hoisting the weight loads gave 2,306,579 and 1,228,585).
     nlohmann::json d = nlohmann::json::parse(test::read_file(dir / "default/report.json"))["design"];
     EXPECT_EQ(d["latency_cycles"].get<int64_t>(), 1768339);
     EXPECT_EQ(d["interval_cycles"].get<int64_t>(), 979553);
-    EXPECT_EQ(j["design"]["latency_cycles"].get<int64_t>(), 464064);
+    EXPECT_EQ(j["design"]["latency_cycles"].get<int64_t>(), 460424);
     EXPECT_EQ(j["design"]["interval_cycles"].get<int64_t>(), 243761);
     std::string out;
     ASSERT_EQ(test::run_flowhls("compile " + lenet + " --directives " + (dir / "reordered.json") + " -o " +
