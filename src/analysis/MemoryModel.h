@@ -77,9 +77,9 @@ Storage array_storage(int64_t size, int bits, const ArrayPartition &partition, c
 /// pairs / banks words of 2 x bits a bank. Pure.
 Storage uram_storage(int64_t size, int bits, const ArrayPartition &partition, const Device &device);
 
-/// Most words of one bank of an array bound to LUT RAM (bind-lutram): two 64-word LUT RAMs and
-/// a 2:1 multiplexer per bit.
-constexpr int64_t kLutramMaxDepth = 128;
+/// Most words of one bank of an array bound to LUT RAM (bind-lutram): up to four 64-word LUT
+/// RAMs and a 4:1 multiplexer per bit (one LUT6; a window-buffers ring's bank of 168 words).
+constexpr int64_t kLutramMaxDepth = 256;
 
 /// Contract: whether an array of `size` words of `bits` bits with `partition` is one
 /// bind-lutram binds to LUT RAM: not completely partitioned, each bank at most kLutramMaxDepth

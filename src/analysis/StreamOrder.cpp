@@ -612,8 +612,13 @@ std::vector<RowLoop> permuted_write_order(const FilterGraph &g, const Buffer &b)
     if (in_order(store, b.size(), "").empty() || !same_permutation(store, store, b.size())) return {};
     AffineWalk w;
     affine_walk(store, "", w);
+    const Filter &producer = g.filters[b.producers[0]];
     std::vector<RowLoop> out;
-    for (const auto &l : moving_loops(w)) out.push_back({l.first, l.second});
+    for (size_t k = 0; k < w.ranges.size(); k++) {
+        if (w.ranges[k].extent <= 1) continue;  // as moving_loops
+        auto d = producer.directives.find(w.ranges[k].loop->name);
+        out.push_back({w.ranges[k].extent, w.coefficient[k], d == producer.directives.end() ? 0 : d->second.unroll});
+    }
     return out;
 }
 

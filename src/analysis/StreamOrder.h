@@ -67,12 +67,15 @@ LineBufferAnalysis analyze_line_buffer(const FilterGraph &graph, const Buffer &b
 /// it walks (coefficient of its variable in the write's element index).
 struct RowLoop {
     int64_t extent = 1, coefficient = 0;
+    /// The HLS unroll of the producer's loop (LoopDirective::unroll: 0 none, N, kUnrollComplete;
+    /// set by permuted_write_order only), which a copy replaying the loops repeats.
+    int64_t unroll = 0;
 };
 
 /// Contract: when the buffer's one producer writes it with a single unconditional affine store
 /// that visits every element once but not in storage order (a transposed order: channels
-/// innermost), its loops with more than one iteration, outermost first; else empty. Pure
-/// analysis.
+/// innermost), its loops with more than one iteration, outermost first, each with the
+/// producer's HLS unroll of it; else empty. Pure analysis.
 std::vector<RowLoop> permuted_write_order(const FilterGraph &graph, const Buffer &buffer);
 
 /// How a consumer reads a buffer through a ring of rows (see WindowBufferPlan): the analysis

@@ -11,8 +11,10 @@ namespace {
 // in a register instead, and load every operand in the innermost loop, which hoist-invariants
 // would move out of it (the nest would no longer be perfect, and Vitis would not flatten it).
 // They read their arguments where they use them (or copy them in nodes of their own, which the
-// examples reproduce), not through the load filters buffer-inputs would add.
-const std::vector<std::string> kInMemory = {"scalar-replacement", "hoist-invariants", "buffer-inputs"};
+// examples reproduce), not through the load filters buffer-inputs would add. They bind no
+// storage: their shallow banks stay where Vitis put them, not in the LUT RAM bind-lutram
+// would ask for.
+const std::vector<std::string> kInMemory = {"scalar-replacement", "hoist-invariants", "buffer-inputs", "bind-lutram"};
 
 }  // namespace
 

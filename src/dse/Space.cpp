@@ -6,6 +6,7 @@
 #include "transforms/LegalizeNames.h"
 
 #include <algorithm>
+#include <numeric>
 #include <map>
 #include <set>
 
@@ -623,6 +624,15 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
         o.unroll_loop = args[2];
         o.unroll_keys = {n.key};
         o.unroll_trip = acc ? 0 : trip_of(loops, n.filter, 0, args[2]);
+        // A float node without a helper follows its inputs' lanes (an int8 one would
+        // requantize a lane each: 3 DSPs).
+        if (!acc && f.output_types().size() == 1 && f.output_types()[0].is_float() && !has_loop(f, args[2] + "lo") &&
+            !has_loop(f, args[2] + "li")) {
+            o.lane_follows = true;
+            o.lane_loop = args[2];
+            o.lane_outer = args[2] + "lo";
+            o.lane_inner = args[2] + "li";
+        }
         o.factors = acc ? std::vector<int64_t>{1} : unroll_factors(o.unroll_trip);
         if (acc && origin != program.onnx_origins.end()) {
             std::string acc_key = key_of(program, acc_name, origin->second.node + "#acc");
@@ -647,6 +657,7 @@ void add_hwc_order(NodeKnobs &n, const HalideProgram &program, const std::map<st
     }
     if (!has_loop(f, args[2] + "lo") && !has_loop(f, args[2] + "li")) {
         o.lane_taps = taps;
+        o.lane_requantizes = op == "QLinearConv";
         o.lane_loop = args[2];
         o.lane_outer = args[2] + "lo";
         o.lane_inner = args[2] + "li";
@@ -770,6 +781,33 @@ std::vector<std::string> jam_copy_inputs(const HalideProgram &program, const std
     return out;
 }
 
+// DesignSpace::inputs: per node, the producers of the intermediate and input buffers its
+// filter in `extracted` reads (constants aside), by node index (-1: a filter of no node, or a
+// kernel input).
+void link_inputs(DesignSpace &space, const FilterGraph &extracted) {
+    std::map<std::string, int> node_of;
+    for (size_t i = 0; i < space.nodes.size(); i++) node_of[space.nodes[i].filter] = static_cast<int>(i);
+    std::map<std::string, const Buffer *> buffers;
+    for (const Buffer &b : extracted.buffers) buffers[b.name] = &b;
+    space.inputs.assign(space.nodes.size(), {});
+    for (const Filter &f : extracted.filters) {
+        auto r = node_of.find(f.name);
+        if (r == node_of.end()) continue;
+        std::vector<int> &in = space.inputs[r->second];
+        for (const std::string &name : f.reads) {
+            auto b = buffers.find(name);
+            if (b == buffers.end() || b->second->kind == BufferKind::Constant) continue;
+            int w = -1;
+            if (b->second->kind == BufferKind::Intermediate && b->second->producers.size() == 1) {
+                auto p = node_of.find(extracted.filters[b->second->producers[0]].name);
+                if (p != node_of.end()) w = p->second;
+            }
+            if (std::find(in.begin(), in.end(), w) == in.end()) in.push_back(w);
+        }
+        std::sort(in.begin(), in.end());
+    }
+}
+
 // DesignSpace::links and ::connected: a node whose last stage calls another node's Func.
 void link_nodes(DesignSpace &space, const std::map<std::string, Function> &funcs) {
     space.connected.assign(space.nodes.size(), {});
@@ -832,6 +870,7 @@ DesignSpace build_space(const HalideProgram &program, const FilterGraph &extract
         if (some) space.nodes.push_back(std::move(n));
     }
     link_nodes(space, funcs);
+    link_inputs(space, extracted);
     bool sequential = false;
     for (const Directive &d : program.directives.directives()) {
         if (d.kind == Directive::Kind::Dataflow) sequential = !d.enable;
@@ -939,14 +978,32 @@ void add_reduction_jam_partitions(HlsSchedule &s, const OrderOption &o, int64_t 
     if (!o.jam_init_unroll.empty() && cyclic > 1) s.add(unroll_of(o.jam_key, o.jam_init_unroll, cyclic, origin));
 }
 
+// The split of `o`'s channel loop (OrderOption::lane_loop) of Func `func` by `lanes`, its
+// inner loop unrolled completely.
+void add_lane_split(HlsSchedule &s, const OrderOption &o, const std::string &func, int64_t lanes,
+                    const std::string &origin) {
+    LoopTransform split;
+    split.kind = LoopTransform::Kind::Split;
+    split.func = func;
+    split.stage = 0;
+    split.loop = o.lane_loop;
+    split.outer = o.lane_outer;
+    split.inner = o.lane_inner;
+    split.factor = static_cast<int>(lanes);
+    split.origin = origin;
+    s.add(split);
+    s.add(unroll_of(func, o.lane_inner, 0, origin));
+}
+
 // The copy-out of an "hwc" filter whose helper is jammed by `jam`: its channel loop split by
 // the largest divisor of `jam` up to kMaxStreamLanes, the inner loop unrolled completely
-// (OrderOption::lane_loop), when the helper's reduction has at most 8 x `jam` terms per output.
-// The filter's Func is the order's layout reorder's.
-void add_copy_out_lanes(HlsSchedule &s, const OrderOption &o, int64_t jam) {
-    // The copy-out takes C cycles a pixel against taps x C / J for the MACs: worth lanes (and
-    // their requantizations' DSPs, int8) only where it is at least an eighth of them.
-    if (o.lane_loop.empty() || !o.hwc || o.lane_taps > 8 * jam) return;
+// (OrderOption::lane_loop); for a requantizing copy-out only when the helper's reduction has
+// at most 8 x `jam` terms per output. The filter's Func is the order's layout reorder's.
+// Returns the lanes (1: none).
+int64_t add_copy_out_lanes(HlsSchedule &s, const OrderOption &o, int64_t jam) {
+    // The copy-out takes C cycles a pixel against taps x C / J for the MACs: worth lanes and
+    // their requantizations' DSPs (int8) only where it is at least an eighth of them.
+    if (o.lane_loop.empty() || !o.hwc || o.lane_follows || (o.lane_requantizes && o.lane_taps > 8 * jam)) return 1;
     int64_t lanes = 1;
     for (int64_t k = 2; k <= std::min(jam, kMaxStreamLanes); k++) {
         if (jam % k == 0) lanes = k;
@@ -957,25 +1014,17 @@ void add_copy_out_lanes(HlsSchedule &s, const OrderOption &o, int64_t jam) {
             layout = &t;
         }
     }
-    if (lanes < 2 || !layout) return;
-    LoopTransform split;
-    split.kind = LoopTransform::Kind::Split;
-    split.func = layout->func;
-    split.stage = 0;
-    split.loop = o.lane_loop;
-    split.outer = o.lane_outer;
-    split.inner = o.lane_inner;
-    split.factor = static_cast<int>(lanes);
-    split.origin = "dse: " + layout->func + " (copy-out lanes)";
-    s.add(split);
-    s.add(unroll_of(layout->func, o.lane_inner, 0, split.origin));
+    if (lanes < 2 || !layout) return 1;
+    add_lane_split(s, o, layout->func, lanes, "dse: " + layout->func + " (copy-out lanes)");
+    return lanes;
 }
 
 // The split, reorder and complete HLS unroll of jam factor index `jam` of `o` (none for 0),
 // with the unroll by `factor` in its split form when `o` offers it.
 // `map`: the helper per map (Choice::map), its block loop moved outside OrderOption::map_row.
-void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor, bool map) {
-    if (jam == 0) return;
+// Returns the lanes of the filter's copy-out (add_copy_out_lanes; 1: none).
+int64_t add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t factor, bool map) {
+    if (jam == 0) return 1;
     std::vector<std::string> order_loops = o.jam_order;
     if (map) {
         order_loops.erase(std::remove(order_loops.begin(), order_loops.end(), o.jam_outer), order_loops.end());
@@ -1009,15 +1058,14 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     s.add(d);
     if (o.reduction_jam) {
         add_reduction_jam_partitions(s, o, o.jams.at(jam), split.origin);
-        return;
+        return 1;
     }
     if (o.jam_helper_key.empty()) {
         // A jam inside the helper ("hwc"): its copies at the helper's own block loop.
         // Stage -1 (the helper's last stage, its accumulation: add_hwc_order's condition):
         // Halide 14 refuses the same loop named with an explicit stage index.
         add_block_copies(s, o, o.jam_key, -1, split.origin);
-        add_copy_out_lanes(s, o, o.jams.at(jam));
-        return;
+        return add_copy_out_lanes(s, o, o.jams.at(jam));
     }
     // The helper, computed per block: its loop of the jammed variable innermost, unrolled.
     LoopTransform helper;
@@ -1038,6 +1086,22 @@ void add_jam_schedule(HlsSchedule &s, const OrderOption &o, int jam, int64_t fac
     hd.origin = helper.origin;
     s.add(hd);
     add_block_copies(s, o, o.jam_helper_key, -1, helper.origin);
+    return 1;
+}
+
+// The lanes node `i` of `space` follows (OrderOption::lane_follows) at choice `c`, given the
+// lanes of the nodes before it: the greatest common divisor of its inputs' lanes
+// (DesignSpace::inputs) when each has more than one and it divides the channel loop's trip;
+// else 1.
+int64_t followed_lanes(const DesignSpace &space, size_t i, const Choice &c, const std::vector<int64_t> &lanes) {
+    const OrderOption &o = space.nodes[i].orders.at(c.order);
+    if (!o.lane_follows || o.factors.at(c.unroll) > 1 || c.jam > 0 || c.ii > 1 || o.unroll_trip < 2) return 1;
+    int64_t u = 0;
+    for (int w : space.inputs.at(i)) {
+        int64_t l = w >= 0 && w < static_cast<int>(i) ? lanes[w] : 1;
+        u = u == 0 ? l : std::gcd(u, l);
+    }
+    return u > 1 && o.unroll_trip % u == 0 ? u : 1;
 }
 
 // The per-block weight copy of `o` at unroll `factor` (OrderOption::block_copy_rows; none
@@ -1080,6 +1144,7 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
         d.origin = "dse: " + space.nodes[i].key;
         s.add(d);
     }
+    std::vector<int64_t> lanes(space.nodes.size(), 1);  // of each node's output stream
     for (size_t i = 0; i < space.nodes.size() && i < choices.size(); i++) {
         const OrderOption &o = space.nodes[i].orders.at(choices[i].order);
         const bool map = choices[i].map && choices[i].jam > 0 && !o.map_at.empty();
@@ -1101,7 +1166,11 @@ HlsSchedule point_schedule(const DesignSpace &space, const PointChoices &choices
             s.add(t);
         }
         int64_t factor = o.factors.at(choices[i].unroll);
-        add_jam_schedule(s, o, choices[i].jam, factor, map);
+        lanes[i] = add_jam_schedule(s, o, choices[i].jam, factor, map);
+        if (int64_t u = followed_lanes(space, i, choices[i], lanes); u > 1) {
+            add_lane_split(s, o, space.nodes[i].key, u, "dse: " + space.nodes[i].key + " (lanes of its inputs)");
+            lanes[i] = u;
+        }
         add_block_copy_schedule(s, o, factor);
         for (const LoopTransform &t : after_jam) s.add(t);
         if (choices[i].ping_pong && offers_ping_pong(o, choices[i])) {

@@ -144,12 +144,23 @@ struct OrderOption {
     /// inner loop unrolled completely, so that the copy-out writes that many channels per
     /// cycle: into as many FIFOs when the output is a stream (detect-streams' lanes), which a
     /// convolution or pool reading it through a ring takes in one iteration too. Only where
-    /// the copy-out is a real share of a row: the helper's reduction (`lane_taps` terms per
-    /// output) at most 8 x J (the int8 ResNet-18 stem, 147 terms at j64, and pools; not the
-    /// 3x3 convs, whose copy-outs are a few percent of their rows and whose lanes would cost an
-    /// int8 requantization's DSPs each).
+    /// the copy-out is a real share of a row when it requantizes (`lane_requantizes`): the
+    /// helper's reduction (`lane_taps` terms per output) at most 8 x J (the int8 ResNet-18
+    /// stem, 147 terms at j64; not the int8 3x3 convs, whose copy-outs are a few percent of
+    /// their rows and whose lanes would cost an int8 requantization's DSPs each).
     std::string lane_loop, lane_outer, lane_inner;
     int64_t lane_taps = 0;
+    /// The copy-out's lanes requantize (an int8 QLinearConv: each lane a 3-DSP product), so
+    /// they are offered only where the copy-out is a real share of a row (`lane_taps` at most
+    /// 8 x J); a float copy-out takes lanes at every jam (no DSP: a FIFO write per lane).
+    bool lane_requantizes = false;
+    /// "hwc" order of a float node without a helper (an element-wise Relu or Add): at unroll 1,
+    /// it follows the lanes of the streams it reads (point_schedule): when every node writing
+    /// what it reads writes U > 1 lanes (a jammed convolution's copy-out, or a node following),
+    /// its channel loop (`lane_loop`, trip `unroll_trip`) is split by U into `lane_outer`,
+    /// `lane_inner` and the inner loop unrolled completely, so that it reads and writes a lane
+    /// each per copy in one cycle, as the convolution or pool after it does through its ring.
+    bool lane_follows = false;
 };
 
 /// The knobs of one filter.
@@ -174,6 +185,11 @@ struct DesignSpace {
         std::vector<std::string> writer_vars, reader_vars;
     };
     std::vector<Link> links;
+    /// Per node, the nodes whose outputs its filter reads (the producers of its input
+    /// buffers in the extracted graph, constants aside), ascending; -1 for a buffer no node
+    /// writes (a kernel input, a filter without knobs). Unlike `links` it sees through the
+    /// Funcs inlined into a filter (an ONNX Relu's `_op`).
+    std::vector<std::vector<int>> inputs;
     /// The program's top function is sequential (its dataflow directive off) and at least two
     /// nodes have knobs: every point but the naive one inlines the nodes' filters into it, so the
     /// HLS tool shares the operators of filters that do not run at the same time (docs/qor.md;

@@ -1,4 +1,4 @@
-// bind_lutram: integer local arrays of shallow banks bound to LUT RAM.
+// bind_lutram: local arrays of shallow banks bound to LUT RAM.
 #include "transforms/BindLutram.h"
 #include "analysis/MemoryModel.h"
 
@@ -9,7 +9,7 @@ PassResult bind_lutram(FilterGraph &graph, const LutramOptions &options) {
     if (!options.device) return result;
     for (Filter &f : graph.filters) {
         for (LocalBuffer &l : f.locals) {
-            if (l.scalar || l.uram || l.lutram || l.type.is_float()) continue;
+            if (l.scalar || l.uram || l.lutram) continue;
             if (!lutram_fits(l.size, l.type.bits(), l.partition, *options.device)) continue;
             l.lutram = true;
             result.changed = true;

@@ -14,6 +14,10 @@ bool complete(const ArrayPartition &p) { return p.enabled && p.kind == Partition
 
 int64_t banks_of(const ArrayPartition &p) { return p.enabled && !complete(p) ? std::max<int64_t>(p.factor, 1) : 1; }
 
+// The copies of a local's storage: two for a dataflow loop's ping-pong local, as the estimator
+// counts them (ResourceModel).
+int64_t local_copies(const LocalBuffer &l) { return l.ping_pong_loop.empty() ? 1 : 2; }
+
 // The UltraRAM blocks the design's arrays take before the pass, as the estimator counts them.
 int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
     int64_t used = 0;
@@ -34,8 +38,9 @@ int64_t uram_in_use(const FilterGraph &graph, const Device &device) {
     for (const Filter &f : graph.filters) {
         for (const LocalBuffer &l : f.locals) {
             if (l.scalar) continue;
-            used += l.uram ? uram_storage(l.size, l.type.bits(), l.partition, device).uram
-                           : array_storage(l.size, l.type.bits(), l.partition, device).uram;
+            used += (l.uram ? uram_storage(l.size, l.type.bits(), l.partition, device).uram
+                            : array_storage(l.size, l.type.bits(), l.partition, device).uram) *
+                    local_copies(l);
         }
     }
     return used;
@@ -160,7 +165,8 @@ PassResult bind_uram(FilterGraph &graph, const UramOptions &options) {
             Storage bram = array_storage(l.size, l.type.bits(), l.partition, *device);
             if (bram.uram > 0 || bram.bram18k < banks * device->uram_min_bram18k) continue;
             ArrayPartition p = uram_partition({&f}, l.name, l.size, l.type.bits(), l.partition, *device);
-            candidates.push_back({&l, nullptr, bram.bram18k, uram_storage(l.size, l.type.bits(), p, *device).uram, p});
+            candidates.push_back({&l, nullptr, bram.bram18k * local_copies(l),
+                                  uram_storage(l.size, l.type.bits(), p, *device).uram * local_copies(l), p});
         }
     }
     channel_candidates(graph, *device, candidates);

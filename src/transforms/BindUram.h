@@ -20,7 +20,8 @@ struct UramOptions {
 
 /// Contract: runs after infer-partitions. Counts the UltraRAM the design's arrays already take
 /// as the estimator does (URAM-resident weights, single-bank arrays the tool puts in one
-/// UltraRAM, MemoryModel's array_storage / uram_storage), then binds local arrays partitioned
+/// UltraRAM, MemoryModel's array_storage / uram_storage; both copies of a dataflow loop's
+/// ping-pong local), then binds local arrays partitioned
 /// into at least two banks, each bank needing at least device->uram_min_bram18k block RAMs
 /// (and elements of at most device->uram_bits bits), to UltraRAM (LocalBuffer::uram: each bank
 /// in its own blocks, uram_storage): most block RAMs saved per UltraRAM first (then filter and

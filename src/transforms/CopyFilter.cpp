@@ -88,8 +88,11 @@ Filter copy_filter(const FilterGraph &g, const std::string &name, const Buffer &
     }
     body = LetStmt::make(i, simplify(walk), body);
     for (size_t k = order.size(); k-- > 0;) {
-        body = For::make(i + "_" + std::to_string(k), 0, static_cast<int>(order[k].extent), ForType::Serial,
-                         Halide::DeviceAPI::None, body);
+        std::string loop = i + "_" + std::to_string(k);
+        body = For::make(loop, 0, static_cast<int>(order[k].extent), ForType::Serial, Halide::DeviceAPI::None, body);
+        // The producer's unroll too: a loop it unrolls along the lanes of a stream
+        // (detect-streams) is read, and the copies written, a lane each per copy of the loop.
+        if (order[k].unroll != 0) f.directives[loop].unroll = order[k].unroll;
     }
     f.body = body;
     return f;

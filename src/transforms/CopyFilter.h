@@ -26,7 +26,7 @@ Buffer intermediate_like(const Buffer &b, const std::string &name);
 /// Contract: a filter called `name` whose body reads `source` once in order and writes each
 /// element to every buffer of `targets`: in storage order (one serial loop `name`_i over its
 /// size) or, with `order`, in the order those loops walk (`name`_i_0 outermost, ...: a
-/// producer's transposed order); its ONNX origin names the value filter `producer` (-1: none)
+/// producer's transposed order), each with its RowLoop::unroll; its ONNX origin names the value filter `producer` (-1: none)
 /// holds, not traced (a copy of it). Pure.
 Filter copy_filter(const FilterGraph &graph, const std::string &name, const Buffer &source,
                    const std::vector<std::string> &targets, int producer, const std::vector<RowLoop> &order = {});

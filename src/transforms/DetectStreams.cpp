@@ -6,6 +6,8 @@
 #include "ir/IRBuild.h"
 #include "ir/IRQueries.h"
 
+#include <set>
+
 namespace flowhls {
 
 using namespace Halide::Internal;
@@ -24,16 +26,30 @@ private:
     StreamLanes lanes_;
     LetBindings lets_;
     Scope<Interval> bounds_;
+    // Let-bound names kept as variables (with their interval in bounds_) inside an if that
+    // bounds them (visit(IfThenElse)).
+    std::set<std::string> kept_;
 
     std::vector<const For *> loops_;
 
+    // `e` with the let-bound names substituted, except the kept ones.
+    Expr resolved(const Expr &e) const {
+        if (kept_.empty()) return resolve_lets(lets_, e);
+        LetBindings lets;
+        for (const auto &l : lets_) {
+            if (!kept_.count(l.first)) lets.push_back(l);
+        }
+        return resolve_lets(lets, e);
+    }
+
     // (index / stride) mod lanes. An index affine in the loops around the access is split into
     // the terms that move it by multiples of the stride and the rest; when the rest stays
-    // within one multiple of the stride, the quotient is a sum of loop variables (the lane a
-    // constant in each copy of the loop unrolled along the lanes); else the general form.
+    // within one multiple of the stride, or is a known constant modulo stride x lanes, the
+    // quotient is a sum of loop variables (the lane a constant in each copy of the loop
+    // unrolled along the lanes); else the general form.
     Expr lane(const Expr &index) const {
         if (lanes_.lanes <= 1) return Halide::Expr(0);
-        const Expr i = resolve_lets(lets_, index), stride = int_const(lanes_.stride), k = int_const(lanes_.lanes);
+        const Expr i = resolved(index), stride = int_const(lanes_.stride), k = int_const(lanes_.lanes);
         Expr rest = i, quotient = int_const(0);
         for (const For *f : loops_) {
             Expr v = int_var(f->name);
@@ -52,6 +68,14 @@ private:
         if (lo && hi && *lo >= 0 && *lo / lanes_.stride == *hi / lanes_.stride) {
             return simplify((quotient + int_const(*lo / lanes_.stride)) % k, true, bounds_);
         }
+        // Else a rest known modulo stride x lanes (a ring fill's row, a let of a select: its
+        // multiples of a row move no lane): the lane is the quotient's plus the remainder's.
+        const int64_t period = lanes_.stride * lanes_.lanes;
+        int64_t remainder = 0;
+        if (reduce_expr_modulo(simplify(rest), period, &remainder)) {
+            remainder = ((remainder % period) + period) % period;
+            return simplify((quotient + int_const(remainder / lanes_.stride)) % k, true, bounds_);
+        }
         return simplify((i / stride) % k, true, bounds_);
     }
 
@@ -62,6 +86,41 @@ private:
         Expr value = mutate(op->value);
         if (body.same_as(op->body) && value.same_as(op->value)) return op;
         return LetStmt::make(op->name, value, body);
+    }
+    // A let-bound name compared with an upper bound (`row <= min(oy, 54) + 1`: the guard of a
+    // ring fill's row, window-buffers): inside the then-case the name stays a variable with the
+    // constant bounds of its value and of that bound, which a row of a stream's lane needs
+    // (its value alone, select(oy == 0, 0, oy + 1) + fill, reaches past the last row).
+    Stmt visit(const IfThenElse *op) override {
+        Expr var, upper;
+        if (const LE *le = op->condition.as<LE>()) var = le->a, upper = le->b;
+        if (const LT *lt = op->condition.as<LT>()) var = lt->a, upper = lt->b - 1;
+        const Variable *v = var.defined() ? var.as<Variable>() : nullptr;
+        bool let = false;
+        for (const auto &l : lets_) let = let || (v && l.first == v->name);
+        if (!let || bounds_.contains(v->name) || kept_.count(v->name)) return IRMutator::visit(op);
+        Interval value = bounds_of_expr_in_scope(resolved(var), bounds_);
+        Interval cap = bounds_of_expr_in_scope(resolved(upper), bounds_);
+        std::optional<int64_t> lo, hi, top;
+        if (value.has_lower_bound()) lo = constant_int(simplify(value.min));
+        if (value.has_upper_bound()) hi = constant_int(simplify(value.max));
+        if (cap.has_upper_bound()) top = constant_int(simplify(cap.max));
+        if (!lo || !top) return IRMutator::visit(op);
+        const int64_t most = hi ? std::min(*hi, *top) : *top;
+        if (most < *lo) return IRMutator::visit(op);
+        Expr condition = mutate(op->condition);
+        Stmt then_case;
+        {
+            ScopedBinding<Interval> bind(bounds_, v->name, Interval(int_const(*lo), int_const(most)));
+            kept_.insert(v->name);
+            then_case = mutate(op->then_case);
+            kept_.erase(v->name);
+        }
+        Stmt else_case = op->else_case.defined() ? mutate(op->else_case) : Stmt();
+        if (condition.same_as(op->condition) && then_case.same_as(op->then_case) && else_case.same_as(op->else_case)) {
+            return op;
+        }
+        return IfThenElse::make(condition, then_case, else_case);
     }
     Stmt visit(const For *op) override {
         std::optional<int64_t> min = constant_int(op->min), extent = constant_int(op->extent);

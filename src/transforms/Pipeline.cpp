@@ -105,7 +105,7 @@ const std::vector<PassEntry> &passes() {
           "large banked local arrays (a jam's block copies) and on-chip channels bound to UltraRAM, "
           "URAM-resident weights packed two a word, within the URAM budget"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_uram(g, o.uram); }},
-        {{"bind-lutram", "integer local arrays of shallow banks (row accumulators) bound to LUT RAM"},
+        {{"bind-lutram", "local arrays of shallow banks (row accumulators, laned rings) bound to LUT RAM"},
          [](FilterGraph &g, const PipelineOptions &o) { return bind_lutram(g, o.lutram); }},
         {{"balance-streams", "FIFO depths from a token-level simulation, so reconvergent paths cannot deadlock"},
          [](FilterGraph &g, const PipelineOptions &o) { return balance_streams(g, o.balance_memo); }},

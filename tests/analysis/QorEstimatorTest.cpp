@@ -492,7 +492,8 @@ TEST(QorDirectives, LutramBoundLocalTakesLutsPerBank) {
     FilterEstimate bram = estimate_filter(g, g.filters[0], d, QorOptions());
     EXPECT_EQ(bram.resources.bram18k, 64);  // 1,792 bits a bank: over the 1,024-bit register threshold
     EXPECT_TRUE(lutram_fits(64 * 56, 32, f.locals[0].partition, d));
-    EXPECT_FALSE(lutram_fits(64 * 129, 32, f.locals[0].partition, d));  // deeper than two LUT RAMs
+    EXPECT_TRUE(lutram_fits(64 * 168, 32, f.locals[0].partition, d));   // a ring's bank: three LUT RAMs
+    EXPECT_FALSE(lutram_fits(64 * 257, 32, f.locals[0].partition, d));  // deeper than four LUT RAMs
     EXPECT_FALSE(lutram_fits(64 * 16, 32, f.locals[0].partition, d));   // registers already
     g.filters[0].locals[0].lutram = true;
     FilterEstimate lutram = estimate_filter(g, g.filters[0], d, QorOptions());

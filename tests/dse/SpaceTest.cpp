@@ -969,6 +969,54 @@ TEST(SpaceInt8, ZooLenetInt8StemCopyOutGetsLanesAtItsJam) {
     EXPECT_EQ(taps, 150);
 }
 
+// Float copy-out lanes at every jam, and the element-wise nodes after them following: the float
+// LeNet-5's conv2 (150 terms a output, above 8 x 16; an int8 conv2 gets no lanes, above) at its
+// last jam (16 channels) splits its channel loop by 16 and unrolls it; the Relu reading it, at
+// unroll 1, splits its own channel loop by the same 16 lanes (DesignSpace::inputs), so it reads
+// and writes all 16 FIFOs in one cycle. Without the jam neither splits.
+TEST(SpaceHwc, LenetFloatCopyOutLanesAndTheReluFollowingThem) {
+    HalideProgram p = import_onnx(std::string(FLOWHLS_SOURCE_DIR) + "/models/lenet5/model.onnx", OnnxImportOptions());
+    DesignSpace s = space_of(p);
+    const NodeKnobs *conv2 = node(s, "conv2");
+    ASSERT_NE(conv2, nullptr);
+    const NodeKnobs *relu = nullptr;
+    for (size_t i = 0; i < s.nodes.size(); i++) {
+        const std::vector<int> &in = s.inputs.at(i);
+        if (in.size() == 1 && in[0] == conv2 - s.nodes.data()) relu = &s.nodes[i];
+    }
+    ASSERT_NE(relu, nullptr);
+    const int h = hwc_order(*conv2), rh = hwc_order(*relu);
+    ASSERT_GE(h, 0);
+    ASSERT_GE(rh, 0);
+    EXPECT_TRUE(relu->orders[rh].lane_follows) << relu->filter;
+    EXPECT_FALSE(conv2->orders[h].lane_requantizes);
+    auto splits = [&](const HlsSchedule &schedule, const NodeKnobs &n) {
+        const OrderOption &o = n.orders[hwc_order(n)];
+        std::string out;
+        for (const LoopTransform &t : schedule.transforms()) {
+            if (t.kind == LoopTransform::Kind::Split && t.func == n.key && t.loop == o.lane_loop) {
+                out += "split " + t.inner + " " + std::to_string(t.factor);
+            }
+        }
+        for (const Directive &d : schedule.directives()) {
+            if (d.kind == Directive::Kind::Unroll && d.target == n.key && d.loop == o.lane_inner) out += " unrolled";
+        }
+        return out;
+    };
+    PointChoices c(s.nodes.size());
+    for (size_t i = 0; i < s.nodes.size(); i++) c[i].order = std::max(0, hwc_order(s.nodes[i]));
+    const size_t at = static_cast<size_t>(conv2 - s.nodes.data());
+    c[at].jam = static_cast<int>(conv2->orders[h].jams.size()) - 1;
+    ASSERT_EQ(conv2->orders[h].jams.back(), 16);
+    HlsSchedule jammed = point_schedule(s, c);
+    EXPECT_EQ(splits(jammed, *conv2), "split coli 16 unrolled");
+    EXPECT_EQ(splits(jammed, *relu), "split coli 16 unrolled");
+    c[at].jam = 0;
+    HlsSchedule plain = point_schedule(s, c);
+    EXPECT_EQ(splits(plain, *conv2), "");
+    EXPECT_EQ(splits(plain, *relu), "");
+}
+
 // The int8 LeNet-5's max-pools (FuseQdq's MaxPool on the int8 values, its window helper
 // `acc(d3, d2, d1, d0)`) in "hwc": the helper computed per row at the filter's `oy` as a
 // convolution's, its update `[d3, d1, kx, ky, d2, d0]` (the window's reduction outside the

@@ -81,5 +81,55 @@ TEST(StreamLanes, ReaderNotUnrolledComputesTheSameLaneOfEachElement) {
     EXPECT_TRUE(equal(simplify(a.load - int_var("co") % 4), int_const(0))) << a.load;
 }
 
+// A ring fill as window-buffers writes it (docs/dataflow.md): per output row oy the rows
+// row = select(oy == 0, 0, oy + 1) + fill, guarded by row <= min(oy, 54) + 1, of a 56 x 56 map
+// of 64 channels (channels outermost in storage) from a stream of 16 lanes of stride 3,136 (a
+// plane), the channel loop split 4 x 16 with the inner loop unrolled. The row's value alone
+// reaches row 57 (past the map); with the guard's bound its terms stay within one plane, so
+// each copy reads lane c2, a constant.
+TEST(StreamLanes, RingFillGuardBoundsTheRowSoEachCopyReadsOneLane) {
+    Halide::Expr row = int_var("row");
+    Halide::Expr index = (row * 56 + int_var("c0")) + int_var("c1") * (16 * 3136) + int_var("c2") * 3136;
+    Stmt s = store("ring", load(Halide::Float(32), "relu", index), int_var("c2"));
+    s = serial_for("c2", int_const(0), int_const(16), s);
+    s = serial_for("c1", int_const(0), int_const(4), s);
+    s = serial_for("c0", int_const(0), int_const(56), s);
+    Halide::Expr oy = int_var("oy");
+    Stmt guarded = IfThenElse::make(row <= Halide::min(oy, 54) + 1, s);
+    Halide::Expr value = Halide::select(oy == 0, 0, oy + 1) + int_var("fill");
+    Stmt fill = serial_for("fill", int_const(0), int_const(2), LetStmt::make("row", value, guarded));
+    fill = serial_for("oy", int_const(0), int_const(56), fill);
+    AccessIndex a;
+    a.name = "relu";
+    drop_stream_index(fill, "relu", StreamLanes{16, 3136}).accept(&a);
+    ASSERT_TRUE(a.load.defined());
+    EXPECT_TRUE(equal(a.load, int_var("c2"))) << a.load;
+    // Without the guard the general form: (index / 3136) mod 16, computed per element.
+    AccessIndex b;
+    b.name = "relu";
+    Stmt unguarded = serial_for("fill", int_const(0), int_const(2), LetStmt::make("row", value, s));
+    drop_stream_index(serial_for("oy", int_const(0), int_const(56), unguarded), "relu", StreamLanes{16, 3136}).accept(&b);
+    ASSERT_TRUE(b.load.defined());
+    EXPECT_FALSE(equal(b.load, int_var("c2"))) << b.load;
+}
+
+// Channels innermost (stride 1): a row offset that is not affine in the loops (a select of
+// rows) but a multiple of 16 lanes moves no lane; each copy reads lane c2.
+TEST(StreamLanes, RestKnownModuloTheLanesMovesNoLane) {
+    Halide::Expr oy = int_var("oy");
+    Halide::Expr index = Halide::select(oy == 0, 0, Halide::min(oy, 55) + 1) * 3584 + int_var("c0") * 64 +
+                         int_var("c1") * 16 + int_var("c2");
+    Stmt s = store("ring", load(Halide::Float(32), "relu", index), int_var("c2"));
+    s = serial_for("c2", int_const(0), int_const(16), s);
+    s = serial_for("c1", int_const(0), int_const(4), s);
+    s = serial_for("c0", int_const(0), int_const(56), s);
+    s = serial_for("oy", int_const(0), int_const(56), s);
+    AccessIndex a;
+    a.name = "relu";
+    drop_stream_index(s, "relu", StreamLanes{16, 1}).accept(&a);
+    ASSERT_TRUE(a.load.defined());
+    EXPECT_TRUE(equal(a.load, int_var("c2"))) << a.load;
+}
+
 }  // namespace
 }  // namespace flowhls
