@@ -635,6 +635,44 @@ private:
         return steps;
     }
 
+    // The unroll and jam steps down (kinds 0 and 1) from point `from` that the predictions put
+    // over the choice's limit, the smallest predicted latency first (ties: the larger saving),
+    // at most one per node, none in `rejected`: what the trim tries with the points left once
+    // no predicted step is (trim()).
+    std::vector<TrimStep> unpromising_steps(size_t from, const std::set<std::pair<size_t, int>> &rejected) const {
+        const double unbounded = 1e18;
+        std::vector<TrimStep> all = trim_steps(from, unbounded, rejected), steps;
+        std::vector<TrimStep> out;
+        KnownLatency known = [&](size_t node, const Choice &c) {
+            int64_t l = 0;
+            for (size_t p = 0; p < result_.points.size(); p++) {
+                if (result_.points[p].ok && result_.points[p].choices[node] == c) l = latency(p, space_.nodes[node].filter);
+            }
+            return l;
+        };
+        for (size_t i = 0; i < space_.nodes.size(); i++) {
+            TrimNode at;
+            auto d = figures_.find(from);
+            if (d != figures_.end() && d->second.count(space_.nodes[i].filter)) at = d->second.at(space_.nodes[i].filter);
+            TrimStep best;
+            bool found = false;
+            for (int kind = 0; kind < 2; kind++) {
+                TrimStep step;
+                if (rejected.count({i, kind}) ||
+                    !trim_step(space_, result_.points[from].choices, i, kind, at, unbounded, known, step) ||
+                    seen_.count(key(step.choices))) {
+                    continue;
+                }
+                if (!found || step.predicted < best.predicted) best = step, found = true;
+            }
+            if (found) out.push_back(best);
+        }
+        std::stable_sort(out.begin(), out.end(), [](const TrimStep &a, const TrimStep &b) {
+            return a.predicted < b.predicted || (a.predicted == b.predicted && a.saving > b.saving);
+        });
+        return out;
+    }
+
     // Evaluates `c` as a trim of point `from`; returns the new point's index when it is kept
     // (it fits, its interval is within `limit`, its DSPs are below `from`'s), else -1.
     int try_trim(const PointChoices &c, int from, double limit) {
@@ -896,7 +934,8 @@ private:
     // tried again. Until the points are spent or no step is left. The rounds (session 33):
     // MobileNet's first round left reshapes with room under the interval (blocks_2 at
     // `u4/j64/ii11`, 1.59M of 1.91M cycles) that the 3 points of the reserve, one step each,
-    // did not reach (ESTIMATES).
+    // did not reach (ESTIMATES). Once no step is predicted to hold, the points left try the
+    // steps predicted not to, nearest first (unpromising_steps; session 34).
     void trim() {
         int current = choice();
         if (current < 0 || full()) return;
@@ -905,7 +944,14 @@ private:
         while (current >= 0 && !full()) {
             const double limit = choice_limit();
             std::vector<TrimStep> steps = trim_steps(current, limit, rejected);
-            if (steps.empty()) return;
+            if (steps.empty()) {
+                // No step is predicted to keep the interval; with points left, the nearest of
+                // those predicted not to, one at a time (a prediction is an estimate: hida_mlp's
+                // fc2 from u16 to u8 keeps its latency, its block copies overlapped).
+                steps = unpromising_steps(static_cast<size_t>(current), rejected);
+                if (steps.empty()) return;
+                rounds = false;
+            }
             if (rounds && steps.size() > 1) {
                 int kept = trim_all(steps, current, rejected);
                 if (kept >= 0) {
