@@ -33,7 +33,7 @@ struct PipelineOptions {
     WeightOptions weights;
     /// Which banked local arrays go to UltraRAM (bind-uram).
     UramOptions uram;
-    /// Which integer local arrays of shallow banks go to LUT RAM (bind-lutram).
+    /// Which local arrays of shallow banks go to LUT RAM (bind-lutram).
     LutramOptions lutram;
     /// Which integer ROMs' banks are packed into wide words (reshape-banks).
     ReshapeOptions reshape;
