@@ -604,21 +604,32 @@ private:
         return chosen;
     }
 
-    // The trim steps (src/dse/Trim.cpp) from point `from`, best first: the largest predicted
-    // saving, ties to the earlier node, then the kind; at most one per node, none in `rejected`.
-    std::vector<TrimStep> trim_steps(size_t from, double limit, const std::set<std::pair<size_t, int>> &rejected) const {
-        KnownLatency known = [&](size_t node, const Choice &c) {
+    // The latency the points evaluated so far measured for a node at a choice (the last such
+    // point's; 0: none), for the trim's predictions.
+    KnownLatency known_latency() const {
+        return [this](size_t node, const Choice &c) {
             int64_t l = 0;
             for (size_t p = 0; p < result_.points.size(); p++) {
                 if (result_.points[p].ok && result_.points[p].choices[node] == c) l = latency(p, space_.nodes[node].filter);
             }
             return l;
         };
+    }
+
+    // The figures of node `i`'s filter at point `from` (empty when not recorded).
+    TrimNode trim_node(size_t from, size_t i) const {
+        auto d = figures_.find(from);
+        if (d == figures_.end() || !d->second.count(space_.nodes[i].filter)) return TrimNode();
+        return d->second.at(space_.nodes[i].filter);
+    }
+
+    // The trim steps (src/dse/Trim.cpp) from point `from`, best first: the largest predicted
+    // saving, ties to the earlier node, then the kind; at most one per node, none in `rejected`.
+    std::vector<TrimStep> trim_steps(size_t from, double limit, const std::set<std::pair<size_t, int>> &rejected) const {
+        KnownLatency known = known_latency();
         std::vector<TrimStep> steps;
         for (size_t i = 0; i < space_.nodes.size(); i++) {
-            TrimNode at;
-            auto d = figures_.find(from);
-            if (d != figures_.end() && d->second.count(space_.nodes[i].filter)) at = d->second.at(space_.nodes[i].filter);
+            const TrimNode at = trim_node(from, i);
             TrimStep best;
             for (int kind = 0; kind < 3; kind++) {
                 TrimStep step;
@@ -641,19 +652,10 @@ private:
     // no predicted step is (trim()).
     std::vector<TrimStep> unpromising_steps(size_t from, const std::set<std::pair<size_t, int>> &rejected) const {
         const double unbounded = 1e18;
-        std::vector<TrimStep> all = trim_steps(from, unbounded, rejected), steps;
         std::vector<TrimStep> out;
-        KnownLatency known = [&](size_t node, const Choice &c) {
-            int64_t l = 0;
-            for (size_t p = 0; p < result_.points.size(); p++) {
-                if (result_.points[p].ok && result_.points[p].choices[node] == c) l = latency(p, space_.nodes[node].filter);
-            }
-            return l;
-        };
+        KnownLatency known = known_latency();
         for (size_t i = 0; i < space_.nodes.size(); i++) {
-            TrimNode at;
-            auto d = figures_.find(from);
-            if (d != figures_.end() && d->second.count(space_.nodes[i].filter)) at = d->second.at(space_.nodes[i].filter);
+            const TrimNode at = trim_node(from, i);
             TrimStep best;
             bool found = false;
             for (int kind = 0; kind < 2; kind++) {
