@@ -623,21 +623,31 @@ private:
         return d->second.at(space_.nodes[i].filter);
     }
 
-    // The trim steps (src/dse/Trim.cpp) from point `from`, best first: the largest predicted
-    // saving, ties to the earlier node, then the kind; at most one per node, none in `rejected`.
+    // Node `i`'s trim steps (src/dse/Trim.cpp) of the kinds below `kinds` from point `from` at
+    // `limit`, none in `rejected` or already evaluated.
+    std::vector<TrimStep> node_steps(size_t from, size_t i, int kinds, double limit, const KnownLatency &known,
+                                     const std::set<std::pair<size_t, int>> &rejected) const {
+        const TrimNode at = trim_node(from, i);
+        std::vector<TrimStep> out;
+        for (int kind = 0; kind < kinds; kind++) {
+            TrimStep step;
+            if (rejected.count({i, kind}) || !trim_step(space_, result_.points[from].choices, i, kind, at, limit, known, step) ||
+                seen_.count(key(step.choices))) {
+                continue;
+            }
+            out.push_back(step);
+        }
+        return out;
+    }
+
+    // The trim steps from point `from`, best first: the largest predicted saving, ties to the
+    // earlier node, then the kind; at most one per node, none in `rejected`.
     std::vector<TrimStep> trim_steps(size_t from, double limit, const std::set<std::pair<size_t, int>> &rejected) const {
         KnownLatency known = known_latency();
         std::vector<TrimStep> steps;
         for (size_t i = 0; i < space_.nodes.size(); i++) {
-            const TrimNode at = trim_node(from, i);
             TrimStep best;
-            for (int kind = 0; kind < 3; kind++) {
-                TrimStep step;
-                if (rejected.count({i, kind}) ||
-                    !trim_step(space_, result_.points[from].choices, i, kind, at, limit, known, step) ||
-                    seen_.count(key(step.choices))) {
-                    continue;
-                }
+            for (const TrimStep &step : node_steps(from, i, 3, limit, known, rejected)) {
                 if (step.saving > best.saving) best = step;
             }
             if (best.saving > 0) steps.push_back(best);
@@ -651,23 +661,14 @@ private:
     // at most one per node, none in `rejected`: what the trim tries with the points left once
     // no predicted step is (trim()).
     std::vector<TrimStep> unpromising_steps(size_t from, const std::set<std::pair<size_t, int>> &rejected) const {
-        const double unbounded = 1e18;
-        std::vector<TrimStep> out;
         KnownLatency known = known_latency();
+        std::vector<TrimStep> out;
         for (size_t i = 0; i < space_.nodes.size(); i++) {
-            const TrimNode at = trim_node(from, i);
-            TrimStep best;
-            bool found = false;
-            for (int kind = 0; kind < 2; kind++) {
-                TrimStep step;
-                if (rejected.count({i, kind}) ||
-                    !trim_step(space_, result_.points[from].choices, i, kind, at, unbounded, known, step) ||
-                    seen_.count(key(step.choices))) {
-                    continue;
-                }
-                if (!found || step.predicted < best.predicted) best = step, found = true;
-            }
-            if (found) out.push_back(best);
+            std::vector<TrimStep> steps = node_steps(from, i, 2, 1e18, known, rejected);
+            auto nearest = std::min_element(steps.begin(), steps.end(), [](const TrimStep &a, const TrimStep &b) {
+                return a.predicted < b.predicted;
+            });
+            if (nearest != steps.end()) out.push_back(*nearest);
         }
         std::stable_sort(out.begin(), out.end(), [](const TrimStep &a, const TrimStep &b) {
             return a.predicted < b.predicted || (a.predicted == b.predicted && a.saving > b.saving);
